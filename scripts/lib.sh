@@ -15,3 +15,17 @@ info() { echo ">> $*" >&2; }
 base_field() {
 	awk -v k="$1" '$1 == k { print $2 }' "$SERIES_BASE"
 }
+
+# series_patches DIR: the patch files DIR/series lists, in order
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
+}
+
+# same_queue DIR1 DIR2: both hold the same series file and listed patches
+same_queue() {
+	cmp -s "$1/series" "$2/series" || return 1
+	local p
+	for p in $(series_patches "$1"); do
+		cmp -s "$1/$p" "$2/$p" || return 1
+	done
+}

@@ -13,6 +13,6 @@ git -C "$k" -c user.name=t -c user.email=t@t commit -q -am "test: unexported com
 if "$top/scripts/apply-series" 2>"$SCRATCH/err2"; then
 	echo "unexported commit was thrown away"; exit 1
 fi
-grep -q "differ from patches/" "$SCRATCH/err2" || { cat "$SCRATCH/err2"; exit 1; }
+grep -q "commits that differ from" "$SCRATCH/err2" || { cat "$SCRATCH/err2"; exit 1; }
 "$top/scripts/apply-series" --force || exit 1
 ! git -C "$k" log --format=%s | grep -q "test: unexported commit"

@@ -7,7 +7,15 @@ out=$SCRATCH/roundtrip
 mkdir -p "$out"
 cp "$top/patches/series" "$out/"
 "$top/scripts/export-series" "$out"
-diff -r -x BASE -x '0000-*' "$top/patches" "$out"
+. "$top/scripts/lib.sh"
+for f in series $(series_patches "$top/patches"); do
+	diff -u "$top/patches/$f" "$out/$f" || { echo "$f changed in the round trip"; exit 1; }
+done
 n=$(grep -c '\.patch$' "$out/series")
 [ "$n" -ge 1 ] || { echo "the series holds no patch: nothing round-tripped"; exit 1; }
 echo "$n patches round-tripped unchanged"
+for f in "$top"/patches/*.patch; do
+	case $(basename "$f") in 0000-*) continue ;; esac
+	grep -qx "$(basename "$f")" <(series_patches "$top/patches") ||
+		{ echo "$(basename "$f") is not listed in patches/series"; exit 1; }
+done
