@@ -5,6 +5,7 @@ KSRC=$WORK/linux			# git tree: base commit + series
 OUT=$WORK/out				# one build directory per kernel variant
 VENV=$WORK/venv
 VIRTME_NG_VERSION=1.42
+MATPLOTLIB_VERSION=3.9.2
 SERIES_BASE=${SERIES_BASE:-$top/patches/BASE}	# overridable for tests
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 
