@@ -1,7 +1,7 @@
 #!/bin/bash
 # The guest booted the kernel the host built, with the config it asked for.
 . "$TESTS/guest/lib.sh"
-echo "# $(uname -r) $(cat /proc/cmdline)"
+echo "# running $(uname -r)"
 [ "$(uname -r)" = "$EXPECT_RELEASE" ] || fail "running $(uname -r), expected $EXPECT_RELEASE"
 cfg=$(zcat /proc/config.gz) || fail "no /proc/config.gz"
 for opt in CONFIG_SHRINKER_DEBUG=y CONFIG_MEMCG=y CONFIG_CGROUP_WRITEBACK=y CONFIG_XFS_FS=m CONFIG_BTRFS_FS=m; do

@@ -1,0 +1,27 @@
+# check-kernel-log flags each kind of report a run must not produce and
+# passes a clean boot log.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+clean=$SCRATCH/clean.log
+printf '%s\n' "[    0.000000] Linux version 6.1.192" "[    1.000000] EXT4-fs (loop0): mounted filesystem" \
+	"[    2.000000] kasan: KernelAddressSanitizer initialized" > "$clean"
+"$top/scripts/check-kernel-log" "$clean" || { echo "a clean log was flagged"; exit 1; }
+for report in \
+	"WARNING: CPU: 1 PID: 42 at mm/vmscan.c:123 shrink_slab+0x1/0x2" \
+	"BUG: KASAN: use-after-free in shrink_slab+0x10/0x20" \
+	"BUG: kernel NULL pointer dereference, address: 0000000000000008" \
+	"WARNING: possible circular locking dependency detected" \
+	"WARNING: suspicious RCU usage" \
+	"INFO: task umount:123 blocked for more than 120 seconds." \
+	"VFS: Busy inodes after unmount of loop0 (ext4)" \
+	"Kernel panic - not syncing: Fatal exception" \
+	"watchdog: BUG: soft lockup - CPU#0 stuck for 22s!"; do
+	log=$SCRATCH/report.log
+	{ cat "$clean"; echo "[    3.000000] $report"; } > "$log"
+	if "$top/scripts/check-kernel-log" "$log" >/dev/null; then
+		echo "not flagged: $report"
+		exit 1
+	fi
+done
+! "$top/scripts/check-kernel-log" "$SCRATCH/no-such-log" >/dev/null || { echo "a missing log passed"; exit 1; }
+echo "9 kinds of report flagged, clean log passed"
