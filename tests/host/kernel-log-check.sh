@@ -15,7 +15,9 @@ for report in \
 	"INFO: task umount:123 blocked for more than 120 seconds." \
 	"VFS: Busy inodes after unmount of loop0 (ext4)" \
 	"Kernel panic - not syncing: Fatal exception" \
-	"watchdog: BUG: soft lockup - CPU#0 stuck for 22s!"; do
+	"watchdog: BUG: soft lockup - CPU#0 stuck for 22s!" \
+	"rcu: INFO: rcu_preempt self-detected stall on CPU" \
+	"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:"; do
 	log=$SCRATCH/report.log
 	{ cat "$clean"; echo "[    3.000000] $report"; } > "$log"
 	if "$top/scripts/check-kernel-log" "$log" >/dev/null; then
@@ -24,4 +26,4 @@ for report in \
 	fi
 done
 ! "$top/scripts/check-kernel-log" "$SCRATCH/no-such-log" >/dev/null || { echo "a missing log passed"; exit 1; }
-echo "9 kinds of report flagged, clean log passed"
+echo "11 kinds of report flagged, clean log passed"
