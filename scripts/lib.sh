@@ -17,6 +17,14 @@ base_field() {
 	awk -v k="$1" '$1 == k { print $2 }' "$SERIES_BASE"
 }
 
+# lock_work: one test/bench/report run at a time (they share work/linux and
+# the build directories)
+lock_work() {
+	mkdir -p "$WORK"
+	exec 9> "$WORK/.lock"
+	flock -n 9 || die "another test, bench or report run holds $WORK/.lock"
+}
+
 # series_patches DIR: the patch files DIR/series lists, in order
 series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"

@@ -17,9 +17,9 @@ make_fs() {
 	require "mkfs.$fs"
 	truncate -s 320M "$img"
 	case $fs in
-	ext4) mkfs.ext4 -q -F "$img" ;;
-	xfs) mkfs.xfs -q -f "$img" ;;
-	btrfs) mkfs.btrfs -q -f "$img" >/dev/null ;;
+	ext4) mkfs.ext4 -q -F "$img" >&2 ;;
+	xfs) mkfs.xfs -q -f "$img" >&2 ;;
+	btrfs) mkfs.btrfs -q -f "$img" >&2 ;;
 	esac || fail "mkfs.$fs failed"
 	losetup -f --show "$img" || fail "losetup failed"
 }

@@ -3,7 +3,8 @@
 # read back intact in the next, and each umount really detaches it.
 . "$TESTS/guest/lib.sh"
 fs=$1 cycles=${CYCLES:-20}
-dev=$(make_fs "$fs" "$SCRATCH")
+dev=$(make_fs "$fs" "$SCRATCH") || { echo "$dev"; exit 1; }
+case $dev in SKIP:*) echo "$dev"; exit 4 ;; FAIL:*) echo "$dev"; exit 1 ;; esac
 mnt=$SCRATCH/mnt-$fs
 mkdir -p "$mnt"
 prev=

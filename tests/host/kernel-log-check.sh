@@ -17,7 +17,9 @@ for report in \
 	"Kernel panic - not syncing: Fatal exception" \
 	"watchdog: BUG: soft lockup - CPU#0 stuck for 22s!" \
 	"rcu: INFO: rcu_preempt self-detected stall on CPU" \
-	"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:"; do
+	"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:" \
+	"rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: {" \
+	"INFO: rcu_tasks detected stalls on tasks:"; do
 	log=$SCRATCH/report.log
 	{ cat "$clean"; echo "[    3.000000] $report"; } > "$log"
 	if "$top/scripts/check-kernel-log" "$log" >/dev/null; then
@@ -26,4 +28,4 @@ for report in \
 	fi
 done
 ! "$top/scripts/check-kernel-log" "$SCRATCH/no-such-log" >/dev/null || { echo "a missing log passed"; exit 1; }
-echo "11 kinds of report flagged, clean log passed"
+echo "13 kinds of report flagged, clean log passed"

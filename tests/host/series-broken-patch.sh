@@ -18,6 +18,7 @@ if err=$("$top/scripts/apply-series" --force "$broken" 2>&1); then
 fi
 echo "$err"
 grep -q "error: patch $victim does not apply" <<<"$err" || { echo "error does not name $victim"; exit 1; }
-grep -qi "patch failed\|does not apply\|corrupt" <<<"$err" || { echo "git's reason missing"; exit 1; }
+grep -v "^error: patch $victim does not apply" <<<"$err" | grep -q "patch failed:" ||
+	{ echo "git's reason missing"; exit 1; }
 # the tree must not be left in the middle of git am
 [ ! -d "$WORK/linux/.git/rebase-apply" ] || { echo "git am left half-done"; exit 1; }
