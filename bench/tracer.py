@@ -1,0 +1,96 @@
+"""The function tracer, set up once per boot for the scenarios that count
+synchronization inside umount(2) (S2, S3).
+
+The filter is set once and never changed again in a boot: under TCG,
+re-patching kernel text while tracing (text_poke_bp) once left a guest
+spinning with an RCU stall.  So there is one filter for every scenario, no
+set_ftrace_pid (writing it re-patches too), and the events of one task are
+picked out of the trace by thread id instead.
+"""
+import collections
+import os
+import re
+
+TRACING = "/sys/kernel/tracing"
+GRACE_PERIOD = ["synchronize_rcu", "synchronize_rcu_expedited", "synchronize_srcu",
+                "synchronize_srcu_expedited", "rcu_barrier", "srcu_barrier",
+                "synchronize_rcu_tasks", "synchronize_rcu_tasks_rude",
+                "synchronize_rcu_tasks_trace"]
+FLUSHES = ["__flush_workqueue", "drain_workqueue", "flush_work", "flush_delayed_work"]
+# Not counted, traced so that the global cgroup-writeback wait can be told
+# apart from other waits: its synchronize_rcu() and flush have this caller.
+MARKERS = ["cgroup_writeback_umount"]
+
+# Callers whose flush waits for work queued by the whole system, not by the
+# superblock being unmounted.  Every other flush seen in S3 on 6.1.192 (ext4,
+# XFS, btrfs: destroy_workqueue, ext4_sync_fs, xlog_cil_push_now, close_ctree,
+# bdi_unregister, pm_runtime_remove, ...) is of a workqueue or work item the
+# superblock or its own bdi owns: checked by reading each caller.
+ISW_WQ = "isw_wq: inode wb switches of every superblock"
+LRU_DRAIN = "mm_percpu_wq: LRU drain work on every CPU"
+GLOBAL_FLUSH_CALLERS = {
+    "cgroup_writeback_umount": ISW_WQ,
+    # cgroup_writeback_umount() ends in a tail call of flush_workqueue(), so
+    # the tracer names its caller: generic_shutdown_super() flushes nothing
+    # else itself.
+    "generic_shutdown_super": ISW_WQ,
+    "__lru_add_drain_all": LRU_DRAIN,
+    # one delayed work for all superblocks; its function waits for an SRCU
+    # grace period (dquot_srcu) when dquots are being released
+    "dquot_writeback_dquots": "quota_release_work: dquot releases of every superblock",
+    "lru_add_drain_all": LRU_DRAIN,
+}
+
+# "  python3-245  [001] .....  45.123456: synchronize_rcu <-cgroup_writeback_umount"
+_LINE = re.compile(r"-(\d+)\s+(?:\(.*?\)\s+)?\[\d+\]\s+(?:\S+\s+)?[\d.]+:\s+(\S+)(?:\s+<-(\S+))?")
+
+
+def _write(name, value):
+    with open(os.path.join(TRACING, name), "w") as f:
+        f.write(value)
+
+
+def setup():
+    """Enable the function tracer on the counted functions, once per boot."""
+    if not os.path.exists(os.path.join(TRACING, "trace")):
+        os.system("mount -t tracefs none %s" % TRACING)
+    if open(os.path.join(TRACING, "current_tracer")).read().strip() == "function":
+        return
+    _write("tracing_on", "0")
+    available = set(open(os.path.join(TRACING, "available_filter_functions")).read().split())
+    funcs = [f for f in GRACE_PERIOD + FLUSHES + MARKERS if f in available]
+    _write("set_ftrace_filter", "\n".join(funcs) + "\n")
+    _write("current_tracer", "function")
+
+
+def start():
+    _write("trace", "")
+    _write("tracing_on", "1")
+
+
+def stop():
+    """Stop tracing; return {tid: [(function, caller), ...]} of the window."""
+    _write("tracing_on", "0")
+    calls = collections.defaultdict(list)
+    for line in open(os.path.join(TRACING, "trace")):
+        if line.startswith("#"):
+            continue
+        m = _LINE.search(line)
+        if m:
+            calls[int(m.group(1))].append((m.group(2), (m.group(3) or "").split("+")[0]))
+    return calls
+
+
+def counted(calls):
+    """The grace-period waits and flushes among one task's calls, as a
+    Counter of (function, caller).  A call made by another counted function
+    (drain_workqueue -> __flush_workqueue) is part of that call, not one
+    more."""
+    waits = set(GRACE_PERIOD + FLUSHES)
+    return collections.Counter((f, c) for f, c in calls if f in waits and c not in waits)
+
+
+def global_cgwb_wait(calls):
+    """Did this task wait in cgroup_writeback_umount()'s global path?"""
+    return any(c == "cgroup_writeback_umount" and f in GRACE_PERIOD + FLUSHES
+               for f, c in calls)
