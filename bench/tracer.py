@@ -42,6 +42,15 @@ GLOBAL_FLUSH_CALLERS = {
 }
 
 # "  python3-245  [001] .....  45.123456: synchronize_rcu <-cgroup_writeback_umount"
+# S5: lock and SRCU calls made by reclaim.  Hot functions: tracing them slows
+# everything in the boot, so only a boot of its own traces them.
+RECLAIM_LOCKS = ["down_read_trylock", "down_read", "down_write", "mutex_lock",
+                 "__srcu_read_lock", "shrink_slab", "shrink_slab_memcg", "do_shrink_slab"]
+RECLAIM_CALLERS = {"shrink_slab", "shrink_slab_memcg", "shrink_node", "shrink_node_memcgs",
+                   "shrink_one", "shrink_many", "drop_slab_node", "drop_slab", "shrink_lruvec",
+                   "lru_gen_shrink_node", "lru_gen_shrink_lruvec", "do_try_to_free_pages",
+                   "balance_pgdat", "try_to_free_mem_cgroup_pages"}
+
 _LINE = re.compile(r"-(\d+)\s+(?:\(.*?\)\s+)?\[\d+\]\s+(?:\S+\s+)?[\d.]+:\s+(\S+)(?:\s+<-(\S+))?")
 
 
@@ -50,15 +59,22 @@ def _write(name, value):
         f.write(value)
 
 
-def setup():
-    """Enable the function tracer on the counted functions, once per boot."""
+def setup(functions=None):
+    """Enable the function tracer on FUNCTIONS (default: the grace-period
+    waits and flushes of S2/S3), once per boot.  A boot already tracing
+    another set cannot change it: that raises, naming the cause."""
+    functions = functions or GRACE_PERIOD + FLUSHES + MARKERS
     if not os.path.exists(os.path.join(TRACING, "trace")):
         os.system("mount -t tracefs none %s" % TRACING)
+    available = set(open(os.path.join(TRACING, "available_filter_functions")).read().split())
+    funcs = [f for f in functions if f in available]
     if open(os.path.join(TRACING, "current_tracer")).read().strip() == "function":
+        have = set(open(os.path.join(TRACING, "set_ftrace_filter")).read().split())
+        if have != set(funcs):
+            raise RuntimeError("the function tracer already traces another set of functions "
+                               "in this boot; run this scenario in a boot of its own")
         return
     _write("tracing_on", "0")
-    available = set(open(os.path.join(TRACING, "available_filter_functions")).read().split())
-    funcs = [f for f in GRACE_PERIOD + FLUSHES + MARKERS if f in available]
     _write("set_ftrace_filter", "\n".join(funcs) + "\n")
     _write("current_tracer", "function")
 
@@ -88,6 +104,17 @@ def counted(calls):
     more."""
     waits = set(GRACE_PERIOD + FLUSHES)
     return collections.Counter((f, c) for f, c in calls if f in waits and c not in waits)
+
+
+def reclaim_lock_calls(calls):
+    """{"function<-caller": n} over every task, for calls made by reclaim
+    (and reclaim's own shrink_slab* entries, if the tracer sees them)."""
+    counts = collections.Counter()
+    for task_calls in calls.values():
+        for f, c in task_calls:
+            if c in RECLAIM_CALLERS or f in ("shrink_slab", "shrink_slab_memcg"):
+                counts["%s<-%s" % (f, c)] += 1
+    return dict(counts)
 
 
 def global_cgwb_wait(calls):

@@ -1,0 +1,104 @@
+#!/bin/bash
+# Shrinker registration and unregistration racing every reclaim path: tmpfs
+# and ext4 mount/umount cycles (each mount registers shrinkers, each umount
+# unregisters them) while, at the same time,
+#   - a loop drops slab caches (global shrink_slab over every shrinker),
+#   - a process inside a memcg with a small memory.max reads files and
+#     creates dentries (memcg reclaim: shrink_slab_memcg),
+#   - a loop reads every shrinker's debugfs "count" and writes "scan".
+# Passes when every mount and umount worked, every background loop did real
+# work and is still alive at the end; the host fails the run on any
+# KASAN/lockdep/WARN/hung-task report in the kernel log.
+. "$TESTS/guest/lib.sh"
+seconds=${CHURN_SECONDS:-20}
+dbg=/sys/kernel/debug/shrinker
+[ -d "$dbg" ] || skip "no $dbg (CONFIG_SHRINKER_DEBUG off)"
+[ -f /sys/fs/cgroup/cgroup.controllers ] || skip "cgroup2 not mounted"
+grep -qw memory /sys/fs/cgroup/cgroup.controllers || skip "no memory controller"
+
+ext4=$(make_fs ext4 "$SCRATCH") || { echo "$ext4"; exit 1; }
+data=$SCRATCH/data
+mkdir -p "$data" "$SCRATCH/t" "$SCRATCH/e"
+mount -t ext4 "$ext4" "$data" || fail "mount ext4 data fs"
+for i in $(seq 8); do head -c 8M /dev/zero > "$data/f$i"; done
+mkdir -p "$data/d"
+umount "$data" && mount -t ext4 "$ext4" "$data" || fail "remount ext4 data fs"
+ext4b=$(make_fs ext4 "$SCRATCH/e") || { echo "$ext4b"; exit 1; }
+end=$(( $(date +%s) + seconds ))
+counts=$SCRATCH/counts
+mkdir -p "$counts"
+
+drop_loop() {
+	local n=0
+	while [ "$(date +%s)" -lt "$end" ]; do
+		echo 2 > /proc/sys/vm/drop_caches
+		n=$((n + 1))
+	done
+	echo "$n" > "$counts/drop"
+}
+
+memcg_loop() {
+	local cg=/sys/fs/cgroup/shrinker-churn n=0
+	echo "+memory" > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p "$cg"
+	echo 24M > "$cg/memory.max"
+	echo $BASHPID > "$cg/cgroup.procs"
+	while [ "$(date +%s)" -lt "$end" ]; do
+		cat "$data"/f* > /dev/null
+		for j in $(seq 200); do : < "$data/d/nonexistent-$n-$j" 2>/dev/null; done
+		n=$((n + 1))
+	done
+	echo "$n" > "$counts/memcg"
+	awk '$1 == "max" || $1 == "high" { s += $2 } END { print s + 0 }' "$cg/memory.events" > "$counts/memcg-events"
+	grep -E '^pgscan ' "$cg/memory.stat" | awk '{ print $2 }' > "$counts/memcg-pgscan"
+	echo $BASHPID > /sys/fs/cgroup/cgroup.procs
+}
+
+debugfs_loop() {
+	local n=0 d line
+	while [ "$(date +%s)" -lt "$end" ]; do
+		for d in "$dbg"/*/; do
+			# entries vanish while we read them: only success is counted
+			while read -r line; do
+				set -- $line
+				echo "$1 0 16" > "$d/scan" 2>/dev/null && n=$((n + 1))
+			done < <(cat "$d/count" 2>/dev/null)
+		done
+	done
+	echo "$n" > "$counts/debugfs"
+}
+
+drop_loop & p1=$!
+memcg_loop & p2=$!
+debugfs_loop & p3=$!
+
+cycles=0
+while [ "$(date +%s)" -lt "$end" ]; do
+	mount -t tmpfs none "$SCRATCH/t" || fail "mount tmpfs (cycle $cycles)"
+	touch "$SCRATCH/t/x"
+	mount -t ext4 "$ext4b" "$SCRATCH/e" || fail "mount ext4 (cycle $cycles)"
+	echo x > "$SCRATCH/e/x"
+	umount "$SCRATCH/t" || fail "umount tmpfs (cycle $cycles)"
+	umount "$SCRATCH/e" || fail "umount ext4 (cycle $cycles)"
+	cycles=$((cycles + 1))
+done
+# a background loop that is still running well after the deadline is hung
+for p in $p1 $p2 $p3; do
+	for _ in $(seq 60); do kill -0 $p 2>/dev/null || break; sleep 1; done
+	kill -0 $p 2>/dev/null && fail "background loop $p still running 60 s after the end"
+	wait $p || fail "background loop $p failed"
+done
+umount "$data"
+drop_fs "$ext4"
+drop_fs "$ext4b"
+rmdir /sys/fs/cgroup/shrinker-churn 2>/dev/null
+
+drops=$(cat "$counts/drop") memcg=$(cat "$counts/memcg") dbgops=$(cat "$counts/debugfs")
+events=$(cat "$counts/memcg-events") pgscan=$(cat "$counts/memcg-pgscan")
+echo "# $seconds s: $cycles mount/umount cycles (tmpfs + ext4), $drops slab drops," \
+	"$memcg memcg rounds ($events max/high events, $pgscan pages scanned), $dbgops debugfs scans"
+[ "$cycles" -gt 0 ] || fail "no mount/umount cycle completed"
+[ "$drops" -gt 0 ] || fail "no slab drop completed"
+[ "$dbgops" -gt 0 ] || fail "no debugfs scan succeeded"
+[ "${pgscan:-0}" -gt 0 ] || fail "the memcg never reclaimed: no memcg shrink_slab pressure"
+exit 0
