@@ -80,6 +80,10 @@ def start_reader(work):
     big = os.path.join(data, "big")
     subprocess.run(["dd", "if=/dev/zero", "of=" + big, "bs=1M", "count=192"],
                    check=True, stderr=subprocess.DEVNULL)
+    # written from the root cgroup: drop its page cache, so that the
+    # reader's reads are charged to s5/hog
+    os.sync()
+    write("/proc/sys/vm/drop_caches", "1")
     hog = os.path.join(CG, "hog")
     os.mkdir(hog)
     current = int(open(os.path.join(CG, "memory.current")).read())
@@ -91,7 +95,13 @@ def start_reader(work):
             with open(big, "rb") as f:
                 while f.read(1 << 20):
                     pass
-    time.sleep(2)
+    # measure only once reclaim is really running in s5
+    scanned = memcg_stat(CG, "pgscan")
+    deadline = time.monotonic() + 120
+    while memcg_stat(CG, "pgscan") < scanned + 10000:
+        if time.monotonic() > deadline:
+            raise RuntimeError("no reclaim in %s after 120 s" % CG)
+        time.sleep(0.2)
     return pid, src, data
 
 
@@ -135,9 +145,9 @@ def main():
         tracer.setup(tracer.RECLAIM_LOCKS)
     mnts = populate(work, memcgs)
     record("baseline", memcgs, *probe(work, probes), {})
+    pid, src, data = start_reader(work)
     scanned = memcg_stat(CG, "pgscan")
     t0 = time.monotonic()
-    pid, src, data = start_reader(work)
     try:
         if count_locks:
             tracer.start()

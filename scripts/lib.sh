@@ -2,7 +2,7 @@
 top=${top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 WORK=${WORK:-$top/work}			# ignored: base tree, build output, results
 KSRC=$WORK/linux			# git tree: base commit + series
-OUT=$WORK/out				# one build directory per kernel variant
+OUT=${OUT:-$WORK/out}			# one build directory per kernel variant
 VENV=$WORK/venv
 VIRTME_NG_VERSION=1.42
 MATPLOTLIB_VERSION=3.9.2
