@@ -45,7 +45,8 @@ memcg_loop() {
 	echo $BASHPID > "$cg/cgroup.procs"
 	while [ "$(date +%s)" -lt "$end" ]; do
 		cat "$data"/f* > /dev/null
-		for j in $(seq 200); do : < "$data/d/nonexistent-$n-$j" 2>/dev/null; done
+		# failed lookups: negative dentries charged to the memcg
+		for j in $(seq 200); do { : < "$data/d/nonexistent-$n-$j"; } 2>/dev/null; done
 		n=$((n + 1))
 	done
 	echo "$n" > "$counts/memcg"
