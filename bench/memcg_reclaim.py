@@ -144,7 +144,8 @@ def main():
     if count_locks:
         tracer.setup(tracer.RECLAIM_LOCKS)
     mnts = populate(work, memcgs)
-    record("baseline", memcgs, *probe(work, probes), {})
+    if not count_locks:
+        record("baseline", memcgs, *probe(work, probes), {})
     pid, src, data = start_reader(work)
     scanned = memcg_stat(CG, "pgscan")
     t0 = time.monotonic()
