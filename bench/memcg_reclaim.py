@@ -3,6 +3,10 @@
 
     memcg_reclaim.py [--count-locks SECONDS] MEMCGS PROBES
 
+S5_CGROUP=v1 runs the same on a cgroup v1 memory hierarchy (kmem accounting
+is always on there in 6.1), as in the 2026 Kubernetes report; the memory
+controller must not be in use on cgroup v2 in that boot.
+
 The reproducer of the lockless shrink_slab posting, scaled to the VM:
 MEMCGS cgroup v2 memcgs under /sys/fs/cgroup/s5, each with its own tmpfs
 mounted and a small file written from inside the memcg (so each memcg has
@@ -32,7 +36,25 @@ import cgwb_pressure  # noqa: E402
 import fsutil  # noqa: E402
 import tracer  # noqa: E402
 
-CG = os.path.join(cgwb_pressure.CGROOT, "s5")
+V1 = os.environ.get("S5_CGROUP", "v2") == "v1"
+V1ROOT = "/tmp/s5-memcg-v1"
+ROOT = V1ROOT if V1 else cgwb_pressure.CGROOT
+CG = os.path.join(ROOT, "s5")
+# v2 name -> v1 name of the files used here
+FILES = {"memory.current": "memory.usage_in_bytes", "memory.max": "memory.limit_in_bytes"}
+
+
+def cgfile(cgroup, name):
+    return os.path.join(cgroup, FILES[name] if V1 and name in FILES else name)
+
+
+def setup_cgroups():
+    if not V1:
+        cgwb_pressure.setup_cgroup2()
+        return
+    os.makedirs(V1ROOT, exist_ok=True)
+    if os.system("mount -t cgroup -o memory none %s" % V1ROOT) != 0:
+        raise RuntimeError("cannot mount the cgroup v1 memory controller (in use on v2?)")
 
 
 def write(path, value):
@@ -45,6 +67,10 @@ def enter(cgroup):
 
 
 def memcg_stat(cgroup, key):
+    if V1:
+        # v1's memory.stat has no pgscan, and limit reclaim is not in
+        # /proc/vmstat: count the times s5 hit its limit (and reclaimed)
+        return int(open(os.path.join(cgroup, "memory.failcnt")).read())
     for line in open(os.path.join(cgroup, "memory.stat")):
         k, v = line.split()
         if k == key:
@@ -54,7 +80,8 @@ def memcg_stat(cgroup, key):
 
 def populate(work, count):
     os.makedirs(CG, exist_ok=True)
-    write(os.path.join(CG, "cgroup.subtree_control"), "+memory")
+    if not V1:
+        write(os.path.join(CG, "cgroup.subtree_control"), "+memory")
     mnts = []
     for i in range(count):
         cg = os.path.join(CG, "m%d" % i)
@@ -66,7 +93,7 @@ def populate(work, count):
         with open(os.path.join(mnt, "f"), "wb") as f:
             f.write(b"x" * 8192)
         mnts.append(mnt)
-    enter(cgwb_pressure.CGROOT)
+    enter(ROOT)
     return mnts
 
 
@@ -86,8 +113,8 @@ def start_reader(work):
     write("/proc/sys/vm/drop_caches", "1")
     hog = os.path.join(CG, "hog")
     os.mkdir(hog)
-    current = int(open(os.path.join(CG, "memory.current")).read())
-    write(os.path.join(CG, "memory.max"), str(current + (64 << 20)))
+    current = int(open(cgfile(CG, "memory.current")).read())
+    write(cgfile(CG, "memory.max"), str(current + (64 << 20)))
     pid = os.fork()
     if pid == 0:
         enter(hog)
@@ -98,7 +125,7 @@ def start_reader(work):
     # measure only once reclaim is really running in s5
     scanned = memcg_stat(CG, "pgscan")
     deadline = time.monotonic() + 120
-    while memcg_stat(CG, "pgscan") < scanned + 10000:
+    while memcg_stat(CG, "pgscan") < scanned + (100 if V1 else 10000):
         if time.monotonic() > deadline:
             raise RuntimeError("no reclaim in %s after 120 s" % CG)
         time.sleep(0.2)
@@ -140,7 +167,7 @@ def main():
         args = args[2:]
     memcgs, probes = int(args[0]), int(args[1])
     work = tempfile.mkdtemp(prefix="s5-")
-    cgwb_pressure.setup_cgroup2()
+    setup_cgroups()
     if count_locks:
         tracer.setup(tracer.RECLAIM_LOCKS)
     mnts = populate(work, memcgs)
@@ -155,6 +182,7 @@ def main():
             time.sleep(count_locks)
             calls = tracer.stop()
             print(json.dumps({"scenario": "S5-locks", "memcgs": memcgs,
+                              "cgroup": "v1" if V1 else "v2",
                               "seconds": count_locks,
                               "pages_scanned": memcg_stat(CG, "pgscan") - scanned,
                               "calls": tracer.reclaim_lock_calls(calls)}), flush=True)
