@@ -1,7 +1,9 @@
 #!/bin/bash
-# Shrinker registration and unregistration racing every reclaim path: tmpfs
-# and ext4 mount/umount cycles (each mount registers shrinkers, each umount
-# unregisters them) while, at the same time,
+# Shrinker registration and unregistration racing every reclaim path: tmpfs,
+# ext4, xfs and btrfs mount/umount cycles (each mount registers shrinkers --
+# the superblock's, ext4's extent-status and mbcache, jbd2, XFS's buftarg and
+# quota, btrfs's --, each umount stops the superblock's before ->kill_sb() and
+# unregisters the others) while, at the same time,
 #   - a loop drops slab caches (global shrink_slab over every shrinker),
 #   - a process inside a memcg with a small memory.max reads files and
 #     creates dentries (memcg reclaim: shrink_slab_memcg),
@@ -23,7 +25,13 @@ mount -t ext4 "$ext4" "$data" || fail "mount ext4 data fs"
 for i in $(seq 8); do head -c 8M /dev/zero > "$data/f$i"; done
 mkdir -p "$data/d"
 umount "$data" && mount -t ext4 "$ext4" "$data" || fail "remount ext4 data fs"
-ext4b=$(make_fs ext4 "$SCRATCH/e") || { echo "$ext4b"; exit 1; }
+# the churned filesystems: name, mount source, mount point
+churn=("tmpfs none $SCRATCH/t")
+for fs in ext4 xfs btrfs; do
+	mkdir -p "$SCRATCH/$fs-img" "$SCRATCH/$fs"
+	dev=$(make_fs $fs "$SCRATCH/$fs-img") || { echo "$dev"; exit 1; }
+	churn+=("$fs $dev $SCRATCH/$fs")
+done
 end=$(( $(date +%s) + seconds ))
 counts=$SCRATCH/counts
 mkdir -p "$counts"
@@ -75,12 +83,15 @@ debugfs_loop & p3=$!
 
 cycles=0
 while [ "$(date +%s)" -lt "$end" ]; do
-	mount -t tmpfs none "$SCRATCH/t" || fail "mount tmpfs (cycle $cycles)"
-	touch "$SCRATCH/t/x"
-	mount -t ext4 "$ext4b" "$SCRATCH/e" || fail "mount ext4 (cycle $cycles)"
-	echo x > "$SCRATCH/e/x"
-	umount "$SCRATCH/t" || fail "umount tmpfs (cycle $cycles)"
-	umount "$SCRATCH/e" || fail "umount ext4 (cycle $cycles)"
+	for c in "${churn[@]}"; do
+		set -- $c
+		mount -t "$1" "$2" "$3" || fail "mount $1 (cycle $cycles)"
+		echo x > "$3/x"
+	done
+	for c in "${churn[@]}"; do
+		set -- $c
+		umount "$3" || fail "umount $1 (cycle $cycles)"
+	done
 	cycles=$((cycles + 1))
 done
 # a background loop that is still running well after the deadline is hung
@@ -91,12 +102,12 @@ for p in $p1 $p2 $p3; do
 done
 umount "$data"
 drop_fs "$ext4"
-drop_fs "$ext4b"
+for c in "${churn[@]}"; do set -- $c; drop_fs "$2"; done
 rmdir /sys/fs/cgroup/shrinker-churn 2>/dev/null
 
 drops=$(cat "$counts/drop") memcg=$(cat "$counts/memcg") dbgops=$(cat "$counts/debugfs")
 events=$(cat "$counts/memcg-events") pgscan=$(cat "$counts/memcg-pgscan")
-echo "# $seconds s: $cycles mount/umount cycles (tmpfs + ext4), $drops slab drops," \
+echo "# $seconds s: $cycles mount/umount cycles (tmpfs, ext4, xfs, btrfs), $drops slab drops," \
 	"$memcg memcg rounds ($events max/high events, $pgscan pages scanned), $dbgops debugfs scans"
 [ "$cycles" -gt 0 ] || fail "no mount/umount cycle completed"
 [ "$drops" -gt 0 ] || fail "no slab drop completed"

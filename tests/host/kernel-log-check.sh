@@ -27,5 +27,24 @@ for report in \
 		exit 1
 	fi
 done
+# a provoked WARN inside its brackets passes; missing, foreign or unbracketed fails
+begin="[    3.000000] shrinker_test: expect WARNING from unregister_shrinker_finalize"
+end="[    3.200000] shrinker_test: end of expected WARNING"
+warn="[    3.100000] WARNING: CPU: 0 PID: 1 at mm/vmscan.c:940 unregister_shrinker_finalize+0x1a/0x80"
+other="[    3.100000] WARNING: CPU: 0 PID: 1 at mm/vmscan.c:123 shrink_slab+0x1/0x2"
+log=$SCRATCH/expected.log
+check() { # expected-verdict description lines...
+	local want=$1 what=$2
+	shift 2
+	{ cat "$clean"; printf '%s\n' "$@"; } > "$log"
+	"$top/scripts/check-kernel-log" "$log" > /dev/null
+	[ $? = "$want" ] || { echo "wrong verdict for $what"; cat "$log"; exit 1; }
+}
+check 0 "an expected WARNING" "$begin" "$warn" "$end"
+check 1 "an expected WARNING that did not come" "$begin" "$end"
+check 1 "another WARNING in the brackets" "$begin" "$warn" "$other" "$end"
+check 1 "a second WARNING in the brackets" "$begin" "$warn" "$warn" "$end"
+check 1 "an unterminated bracket" "$begin" "$warn"
+check 1 "the WARNING after the brackets" "$begin" "$end" "$warn"
 ! "$top/scripts/check-kernel-log" "$SCRATCH/no-such-log" >/dev/null || { echo "a missing log passed"; exit 1; }
-echo "13 kinds of report flagged, clean log passed"
+echo "13 kinds of report flagged, clean log passed, expected WARNINGs handled"
