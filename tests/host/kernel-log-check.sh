@@ -41,6 +41,7 @@ check() { # expected-verdict description lines...
 	[ $? = "$want" ] || { echo "wrong verdict for $what"; cat "$log"; exit 1; }
 }
 check 0 "an expected WARNING" "$begin" "$warn" "$end"
+check 0 "an expected WARNING on a serial console (CR LF)" "$begin"$'\r' "$warn"$'\r' "$end"$'\r'
 check 1 "an expected WARNING that did not come" "$begin" "$end"
 check 1 "another WARNING in the brackets" "$begin" "$warn" "$other" "$end"
 check 1 "a second WARNING in the brackets" "$begin" "$warn" "$warn" "$end"
