@@ -19,7 +19,10 @@ GRACE_PERIOD = ["synchronize_rcu", "synchronize_rcu_expedited", "synchronize_src
 FLUSHES = ["__flush_workqueue", "drain_workqueue", "flush_work", "flush_delayed_work"]
 # Not counted, traced so that the global cgroup-writeback wait can be told
 # apart from other waits: its synchronize_rcu() and flush have this caller.
-MARKERS = ["cgroup_writeback_umount"]
+# init_wait_var_entry() is the slow path of wait_var_event(): called from
+# cgroup_writeback_umount() it means the umount waited for wb switches of its
+# own superblock (per-superblock drain, patched kernels only).
+MARKERS = ["cgroup_writeback_umount", "init_wait_var_entry"]
 
 # Callers whose flush waits for work queued by the whole system, not by the
 # superblock being unmounted.  Every other flush seen in S3 on 6.1.192 (ext4,
@@ -115,6 +118,13 @@ def reclaim_lock_calls(calls):
             if c in RECLAIM_CALLERS or f in ("shrink_slab", "shrink_slab_memcg"):
                 counts["%s<-%s" % (f, c)] += 1
     return dict(counts)
+
+
+def own_cgwb_drain(calls):
+    """Did this task wait in cgroup_writeback_umount() for switches of its
+    own superblock (the per-superblock drain)?"""
+    return any(f == "init_wait_var_entry" and c == "cgroup_writeback_umount"
+               for f, c in calls)
 
 
 def global_cgwb_wait(calls):

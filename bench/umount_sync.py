@@ -24,10 +24,12 @@ import tracer  # noqa: E402
 
 
 def traced_umount(target):
+    """Unmount TARGET traced; return the counted waits and flushes and
+    whether the umount waited for its own superblock's wb switches."""
     tracer.start()
     fsutil.umount(target)
-    calls = tracer.stop()
-    return tracer.counted(calls.get(threading.get_native_id(), []))
+    calls = tracer.stop().get(threading.get_native_id(), [])
+    return tracer.counted(calls), tracer.own_cgwb_drain(calls)
 
 
 def main():
@@ -47,11 +49,14 @@ def main():
         time.sleep(float(os.environ.get("S2_WARMUP", "3")))
     for fstype, source in sources.items():
         total = collections.Counter()
+        drains = 0
         for _ in range(cycles):
             fsutil.mount(fstype, source, mnt)
             with open(os.path.join(mnt, "f"), "w") as f:
                 f.write("x" * 4096)
-            total += traced_umount(mnt)
+            counts, drained = traced_umount(mnt)
+            total += counts
+            drains += drained
         gp = sum(n for (f, _), n in total.items() if f in tracer.GRACE_PERIOD)
         fl = sum(n for (f, _), n in total.items() if f in tracer.FLUSHES)
         per_func = collections.Counter()
@@ -61,12 +66,14 @@ def main():
                           "pressure": pressure.params() if pressure else None,
                           "grace_period_waits_per_umount": gp / cycles,
                           "flushes_per_umount": fl / cycles,
+                          "own_switch_drains": drains,
                           "per_function": {f: n / cycles for f, n in per_func.items()},
                           "per_call_site": {"%s<-%s" % fc: n / cycles
                                             for fc, n in sorted(total.items())}},
                          sort_keys=True), flush=True)
     if pressure:
-        pressure.stop()
+        print(json.dumps({"scenario": "S3-load", "memcgs_churned": pressure.stop()}),
+              flush=True)
     for source in sources.values():
         fsutil.release_fs(source)
 
