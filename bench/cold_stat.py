@@ -92,7 +92,7 @@ def one_pass(root, procs, counting):
 
 
 def run(fstype, procs, dirs, files, passes, work):
-    src = fsutil.make_fs(fstype, work, size_mb=max(320, procs * dirs * files // 64))
+    src = fsutil.make_fs(fstype, work, size_mb=max(320, procs * dirs * files // 32))
     mnt = os.path.join(work, fstype)
     os.mkdir(mnt)
     fsutil.mount(fstype, src, mnt)
