@@ -12,9 +12,8 @@
 # work and is still alive at the end; the host fails the run on any
 # KASAN/lockdep/WARN/hung-task report in the kernel log.
 . "$TESTS/guest/lib.sh"
-# KASAN and lockdep make each XFS or btrfs cycle take seconds: longer there
+# (tests/guest/settings gives the debug config its own CHURN_SECONDS)
 seconds=${CHURN_SECONDS:-20}
-[ "${EXPECT_VARIANT:-}" = debug ] && seconds=${CHURN_SECONDS:-60}
 dbg=/sys/kernel/debug/shrinker
 [ -d "$dbg" ] || skip "no $dbg (CONFIG_SHRINKER_DEBUG off)"
 [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "cgroup2 not mounted"

@@ -1,8 +1,9 @@
 # guest/run-tests, run on the host with a plan of three scenario tests: one
 # that outlives its limit (with a background child), one that passes after
 # it, and one that the guest's budget no longer leaves room for.  The first
-# must be a TIMEOUT with its child killed, the second must still pass, the
-# third must be "not run", and the run must reach its end ("complete").
+# must be a TIMEOUT with its child killed, the second must still pass (with
+# the setting tests/guest/settings gives it for this variant), the third
+# must be "not run", and the run must reach its end ("complete").
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 d=$SCRATCH/runner
@@ -13,12 +14,14 @@ cat > "$d/tests/guest/hang.sh" <<'SH'
 sleep 300 & echo $! > "$RESULTS_DIR/child"
 sleep 300
 SH
-echo 'sleep "${1:-0}"; echo fine' > "$d/tests/guest/pass.sh"
+echo 'sleep "${1:-0}"; echo "fine, greeting ${GREETING:-unset}"' > "$d/tests/guest/pass.sh"
+# settings reach the test they name, for the variant under test only
+printf 'host\tpass\tGREETING=hello\ndebug\tpass\tGREETING=wrong\n' > "$d/tests/guest/settings"
 printf 'hang 3 hang.sh\npass 30 pass.sh 9\nlate 30 pass.sh\n' > "$d/tests/guest/list"
 # a budget of 45 s minus the 15 s reserve: hang (3 s) starts with 30 s left,
 # pass (9 s) with 27, late would start with 18, under MIN_SLOT=20
 start=$(date +%s)
-RUN_TESTS_ON_HOST=1 TESTS=$d/tests RESULTS_DIR=$d/results GUEST_BUDGET=45 MIN_SLOT=20 \
+RUN_TESTS_ON_HOST=1 EXPECT_VARIANT=host TESTS=$d/tests RESULTS_DIR=$d/results GUEST_BUDGET=45 MIN_SLOT=20 \
 	timeout 120 "$top/guest/run-tests" "$d/results" "$d" > "$d/out" 2>&1
 rc=$?
 cat "$d/out"
@@ -27,6 +30,7 @@ bad=0
 check() { grep -q "$1" "$d/results/ktap" || { echo "missing: $1"; bad=1; }; }
 check '^not ok 1 hang # TIMEOUT after 3 s'
 check '^ok 2 pass$'
+check '^    fine, greeting hello$'
 check "^not ok 3 late # not run: the guest's time budget (45 s) is used up"
 [ -f "$d/results/complete" ] || { echo "the run did not reach its end"; bad=1; }
 child=$(cat "$d/results/child" 2>/dev/null)
