@@ -1,0 +1,31 @@
+# scripts/peer-compare fails a test that fails on the series and passes on
+# stock, lists one failing on both as known or unexplained, and in --ktap
+# mode (the series alone) fails a failure tests/peers/known-failures does
+# not name.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+r=$SCRATCH/peers
+mkdir -p "$r/stock/ltp" "$r/patched/ltp"
+printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\nc\tskip\t0\tTCONF\n' > "$r/stock/ltp/ltp.tsv"
+printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\nc\tskip\t0\tTCONF\n' > "$r/patched/ltp/ltp.tsv"
+printf 'ltp b\tfails on stock too\n' > "$SCRATCH/known"
+out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known") ||
+	{ echo "same results on both kernels failed: $out"; exit 1; }
+grep -q '| ltp | 3 / 1 / 1 / 1 | 3 / 1 / 1 / 1 |' <<<"$out" || { echo "wrong counts: $out"; exit 1; }
+grep -q 'ltp b: known: fails on stock too' <<<"$out" || { echo "known failure not listed: $out"; exit 1; }
+
+# a regression: a passes on stock, fails on the series
+printf 'a\tfail\t1\texit 1\nb\tfail\t1\texit 1\nc\tskip\t0\tTCONF\n' > "$r/patched/ltp/ltp.tsv"
+if out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known"); then
+	echo "a regression passed: $out"; exit 1
+fi
+grep -q 'ltp a: stock pass, patched fail' <<<"$out" || { echo "regression not named: $out"; exit 1; }
+
+# the CI slice: the series alone; b is known, a is not
+rm -r "$r/stock"
+out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known") && { echo "unknown failure passed: $out"; exit 1; }
+grep -q '^not ok 1 peers-ltp-patched' <<<"$out" || { echo "no failing KTAP line: $out"; exit 1; }
+printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\n' > "$r/patched/ltp/ltp.tsv"
+out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known") || { echo "known failure failed: $out"; exit 1; }
+grep -q '^ok 1 peers-ltp-patched' <<<"$out" || { echo "no passing KTAP line: $out"; exit 1; }
+exit 0
