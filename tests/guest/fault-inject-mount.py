@@ -243,8 +243,13 @@ def memcg_expansion(errnos, nth):
         fail("1000 tmpfs mounts and no failed shrinker_info expansion")
     e, made = count_allocs(nth, mount, "none", mnt, "tmpfs")
     if e or made < min(counts) + MEMCGS // 2:
+        # stock 6.1: the failed mount's free_prealloced_shrinker() removed
+        # id 0 (its never-assigned ->id) from shrinker_idr, and this mount
+        # was given id 0 -- another shrinker's (fixed by "mm: shrinkers:
+        # Never free another shrinker's memcg id")
         fail(f"mount {i} without faults after its failed expansion: "
-             f"{errno.errorcode.get(e, e)}, {made} allocations (no expansion)")
+             f"{errno.errorcode.get(e, e)}, {made} allocations (no expansion: it was given a "
+             f"lower id, which a failed mount frees only when it removed another shrinker's)")
     held.append(mnt)
     print(f"# memcg: mount {i}: allocation {pos} (inside the expansion) failed, the mount "
           f"returned {probe}; without faults it then "

@@ -1,7 +1,7 @@
 # scripts/peer-compare fails a test that fails on the series and passes on
 # stock, lists one failing on both as known or unexplained, and in --ktap
 # mode (the series alone) fails a failure tests/peers/known-failures does
-# not name.
+# not name; a test known as flaky may fail on the series alone.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 r=$SCRATCH/peers
@@ -21,6 +21,12 @@ if out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known"); then
 fi
 grep -q 'ltp a: stock pass, patched fail' <<<"$out" || { echo "regression not named: $out"; exit 1; }
 
+# a test known to be flaky may fail on the series alone
+printf 'ltp b\tfails on stock too\nltp a\tflaky: fails on either kernel\n' > "$SCRATCH/known-flaky"
+out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known-flaky") ||
+	{ echo "a flaky test's failure on the series failed: $out"; exit 1; }
+grep -q 'ltp a: stock pass, patched fail.*known flaky' <<<"$out" || { echo "flaky difference not listed: $out"; exit 1; }
+
 # the CI slice: the series alone; b is known, a is not
 rm -r "$r/stock"
 out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known") && { echo "unknown failure passed: $out"; exit 1; }
@@ -28,4 +34,12 @@ grep -q '^not ok 1 peers-ltp-patched' <<<"$out" || { echo "no failing KTAP line:
 printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\n' > "$r/patched/ltp/ltp.tsv"
 out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known") || { echo "known failure failed: $out"; exit 1; }
 grep -q '^ok 1 peers-ltp-patched' <<<"$out" || { echo "no passing KTAP line: $out"; exit 1; }
+
+# a known failure that must give a particular reason is known only with it
+printf 'ltp b\tfails on stock too\texit 1\n' > "$SCRATCH/known-says"
+python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known-says" > /dev/null ||
+	{ echo "known failure with its reason failed"; exit 1; }
+printf 'ltp b\tfails on stock too\tWARNING at x.c\n' > "$SCRATCH/known-says"
+out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known-says") &&
+	{ echo "known failure with another reason passed: $out"; exit 1; }
 exit 0
