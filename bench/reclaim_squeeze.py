@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""S7: a metadata-heavy workload while free memory is squeezed step by step.
+
+    reclaim_squeeze.py SECONDS AVAILABLE_MB... (filesystems from S7_FSTYPES)
+
+For each filesystem (a loop device mounted with discard; its image lives in
+guest memory, so the workload deletes its oldest files): S7_WORKERS processes create S7_FILE_BYTES files
+(data and a dirty inode each), chmod them (another inode update) and unlink
+the oldest once S7_LIVE files exist, while a tree of S7_CACHED files, read
+once, keeps the inode and dentry caches -- the superblock shrinker's work
+-- large.  A hog process (oom_score_adj -1000) mlocks anonymous memory until
+MemAvailable is down to each AVAILABLE_MB in turn; each step runs SECONDS.
+
+Per step, one JSON object: file creates per second; direct reclaims and
+their latency p50/p99/max (vmscan:mm_vmscan_direct_reclaim_begin/end);
+objects the shrinkers were asked to scan per direct reclaim and the largest
+deferred count one shrinker call inherited (vmscan:mm_shrink_slab_start);
+the same scanned by kswapd; allocation stalls and OOM kills (/proc/vmstat).
+"""
+import ctypes
+import json
+import mmap
+import os
+import re
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fsutil  # noqa: E402
+
+TRACING = "/sys/kernel/tracing"
+EVENTS = ["vmscan/mm_vmscan_direct_reclaim_begin", "vmscan/mm_vmscan_direct_reclaim_end",
+          "vmscan/mm_shrink_slab_start"]
+FSTYPES = os.environ.get("S7_FSTYPES", "xfs ext4").split()
+WORKERS = int(os.environ.get("S7_WORKERS", "2"))
+LIVE = int(os.environ.get("S7_LIVE", "20000"))
+FILE_BYTES = int(os.environ.get("S7_FILE_BYTES", "4096"))
+CACHED = int(os.environ.get("S7_CACHED", "40000"))
+
+# "  python3-245  [001] .....  45.123456: mm_shrink_slab_start: ..."
+LINE = re.compile(r"^\s*(\S+)-(\d+)\s+.*?\s([\d.]+):\s+(\w+):\s(.*)$")
+SLAB_START = re.compile(r"objects to shrink (-?\d+) .* total_scan (-?\d+)")
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def put(path, value):
+    with open(path, "w") as f:
+        f.write(str(value))
+
+
+def meminfo(key):
+    for line in open("/proc/meminfo"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) >> 10
+    raise KeyError(key)
+
+
+def vmstat():
+    return {k: int(v) for k, v in (line.split() for line in open("/proc/vmstat"))}
+
+
+def hog(cmds, acks):
+    """mlock anonymous memory in the sizes the parent asks for (MiB)"""
+    put("/proc/self/oom_score_adj", -1000)
+    held = []
+    cmds = os.fdopen(cmds, "rb", buffering=0)
+    for line in iter(cmds.readline, b""):
+        mb = int(line)
+        m = mmap.mmap(-1, mb << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
+        ok = libc.mlock(ctypes.c_void_p(addr), ctypes.c_size_t(mb << 20)) == 0
+        held.append(m)
+        os.write(acks, b"ok\n" if ok else b"fail\n")
+    os._exit(0)
+
+
+def worker(d, stop_at, counter):
+    """create, chmod, unlink: ops counted in a shared counter"""
+    os.makedirs(d, exist_ok=True)
+    buf = b"m" * FILE_BYTES
+    n = 0
+    while time.monotonic() < stop_at:
+        p = os.path.join(d, str(n))
+        try:
+            fd = os.open(p, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o644)
+            if buf:
+                os.write(fd, buf)
+            os.close(fd)
+            os.chmod(p, 0o600)
+            if n >= LIVE:
+                os.unlink(os.path.join(d, str(n - LIVE)))
+        except OSError:
+            time.sleep(0.01)	# ENOSPC or ENOMEM: back off, keep counting time
+            continue
+        n += 1
+    with open(counter, "w") as f:
+        f.write(str(n))
+    os._exit(0)
+
+
+def run_step(mnt, seconds, step):
+    put(f"{TRACING}/trace", "")
+    put(f"{TRACING}/tracing_on", 1)
+    before = vmstat()
+    stop_at = time.monotonic() + seconds
+    pids = []
+    for w in range(WORKERS):
+        counter = f"/tmp/s7-count-{w}"
+        pid = os.fork()
+        if pid == 0:
+            worker(os.path.join(mnt, f"w{w}-{step}"), stop_at, counter)
+        pids.append((pid, counter))
+    created, killed = 0, 0
+    for pid, counter in pids:
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):
+            killed += 1
+        elif os.path.exists(counter):
+            created += int(open(counter).read())
+            os.unlink(counter)
+    put(f"{TRACING}/tracing_on", 0)
+    after = vmstat()
+    return created / seconds, killed, {k: after.get(k, 0) - before.get(k, 0) for k in after}
+
+
+def parse_trace():
+    inside = {}	# pid -> [begin time, objects to scan, largest inherited]
+    stalls, scans, inherited = [], [], []
+    kswapd_scan = 0
+    with open(f"{TRACING}/trace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            comm, pid, ts, event, rest = m.groups()
+            ts = float(ts)
+            if event == "mm_vmscan_direct_reclaim_begin":
+                inside[pid] = [ts, 0, 0]
+            elif event == "mm_vmscan_direct_reclaim_end" and pid in inside:
+                begin, scan, inh = inside.pop(pid)
+                stalls.append((ts - begin) * 1e6)
+                scans.append(scan)
+                inherited.append(inh)
+            elif event == "mm_shrink_slab_start":
+                s = SLAB_START.search(rest)
+                if not s:
+                    continue
+                nr, total = int(s.group(1)), int(s.group(2))
+                if pid in inside:
+                    inside[pid][1] += total
+                    inside[pid][2] = max(inside[pid][2], nr)
+                elif comm.startswith("kswapd"):
+                    kswapd_scan += total
+    return sorted(stalls), sorted(scans), max(inherited or [0]), kswapd_scan
+
+
+def pct(values, p):
+    v = fsutil.percentile(values, p)
+    return None if v is None else round(v)
+
+
+def squeeze_to(cmds, acks, target_mb):
+    """grow the hog until MemAvailable is at most target_mb; returns the MiB
+    it holds now, or None when mlock failed"""
+    grown = 0
+    while meminfo("MemAvailable") > target_mb:
+        step = max(8, min(64, meminfo("MemAvailable") - target_mb))
+        os.write(cmds, b"%d\n" % step)
+        if os.read(acks, 16).strip() != b"ok":
+            return None
+        grown += step
+    return grown
+
+
+def one_fs(fstype, seconds, steps, work):
+    src = fsutil.make_fs(fstype, work, size_mb=1024)
+    mnt = os.path.join(work, "mnt-" + fstype)
+    os.makedirs(mnt)
+    # discard: blocks the workload frees go back to the image's tmpfs
+    fsutil.mount(fstype, src, mnt, "discard")
+    cached = os.path.join(mnt, "cached")
+    os.makedirs(cached)
+    for i in range(CACHED):
+        if i % 1000 == 0:
+            os.makedirs(os.path.join(cached, str(i // 1000)))
+        open(os.path.join(cached, str(i // 1000), str(i)), "w").close()
+    os.sync()
+    cr, cw = os.pipe()
+    ar, aw = os.pipe()
+    hog_pid = os.fork()
+    if hog_pid == 0:
+        os.close(cw)
+        os.close(ar)
+        hog(cr, aw)
+    os.close(cr)
+    os.close(aw)
+    locked = 0
+    try:
+        for i, target in enumerate(steps):
+            grown = squeeze_to(cw, ar, target)
+            if grown is None:
+                print(json.dumps({"scenario": "S7", "fs": fstype, "available_mb": target,
+                                  "error": "mlock failed"}), flush=True)
+                break
+            locked += grown
+            available = meminfo("MemAvailable")
+            rate, killed, vm = run_step(mnt, seconds, i)
+            stalls, scans, inherited, kswapd_scan = parse_trace()
+            print(json.dumps({
+                "scenario": "S7", "fs": fstype, "available_mb": target,
+                "available_at_start_mb": available, "locked_mb": locked,
+                "creates_per_s": round(rate, 1), "workers_killed": killed,
+                "direct_reclaims": len(stalls),
+                "stall_us_p50": pct(stalls, 50), "stall_us_p99": pct(stalls, 99),
+                "stall_us_max": round(max(stalls)) if stalls else None,
+                "slab_scan_per_direct_p50": pct(scans, 50),
+                "slab_scan_per_direct_p99": pct(scans, 99),
+                "slab_scan_per_direct_max": max(scans) if scans else None,
+                "deferred_inherited_max": inherited, "kswapd_slab_scan": kswapd_scan,
+                "allocstall": sum(v for k, v in vm.items() if k.startswith("allocstall")),
+                "oom_kill": vm.get("oom_kill", 0),
+                "slabs_scanned": vm.get("slabs_scanned", 0),
+                "pgscan_direct": vm.get("pgscan_direct", 0),
+                "seconds": seconds}), flush=True)
+    finally:
+        os.close(cw)
+        os.kill(hog_pid, signal.SIGKILL)
+        os.waitpid(hog_pid, 0)
+        fsutil.umount(mnt)
+        fsutil.release_fs(src)
+
+
+def main():
+    seconds = int(sys.argv[1])
+    steps = [int(a) for a in sys.argv[2:]]
+    put(f"{TRACING}/tracing_on", 0)
+    put(f"{TRACING}/buffer_size_kb", 8192)
+    for e in EVENTS:
+        put(f"{TRACING}/events/{e}/enable", 1)
+    work = tempfile.mkdtemp(prefix="s7.", dir="/tmp")
+    fsutil.mount("tmpfs", "none", work)
+    try:
+        for fstype in FSTYPES:
+            one_fs(fstype, seconds, steps, work)
+    finally:
+        for e in EVENTS:
+            put(f"{TRACING}/events/{e}/enable", 0)
+        fsutil.umount(work)
+
+
+if __name__ == "__main__":
+    main()
