@@ -78,7 +78,8 @@ def hog(cmds, acks):
 
 
 def worker(d, stop_at, counter):
-    """create, chmod, unlink: ops counted in a shared counter"""
+    """create, chmod, unlink; files made so far in counter[0] (shared
+    memory, so that a worker the OOM killer takes still counts)"""
     os.makedirs(d, exist_ok=True)
     buf = b"m" * FILE_BYTES
     n = 0
@@ -96,8 +97,7 @@ def worker(d, stop_at, counter):
             time.sleep(0.01)	# ENOSPC or ENOMEM: back off, keep counting time
             continue
         n += 1
-    with open(counter, "w") as f:
-        f.write(str(n))
+        counter[0] = n
     os._exit(0)
 
 
@@ -106,21 +106,21 @@ def run_step(mnt, seconds, step):
     put(f"{TRACING}/tracing_on", 1)
     before = vmstat()
     stop_at = time.monotonic() + seconds
+    shared = mmap.mmap(-1, 8 * WORKERS, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+    counters = (ctypes.c_long * WORKERS).from_buffer(shared)
     pids = []
     for w in range(WORKERS):
-        counter = f"/tmp/s7-count-{w}"
         pid = os.fork()
         if pid == 0:
-            worker(os.path.join(mnt, f"w{w}-{step}"), stop_at, counter)
-        pids.append((pid, counter))
-    created, killed = 0, 0
-    for pid, counter in pids:
+            worker(os.path.join(mnt, f"w{w}-{step}"), stop_at,
+                   (ctypes.c_long * 1).from_buffer(shared, 8 * w))
+        pids.append(pid)
+    killed = 0
+    for pid in pids:
         _, status = os.waitpid(pid, 0)
-        if os.WIFSIGNALED(status):
-            killed += 1
-        elif os.path.exists(counter):
-            created += int(open(counter).read())
-            os.unlink(counter)
+        killed += os.WIFSIGNALED(status)
+    created = sum(counters)
+    del counters
     put(f"{TRACING}/tracing_on", 0)
     after = vmstat()
     return created / seconds, killed, {k: after.get(k, 0) - before.get(k, 0) for k in after}
