@@ -15,7 +15,9 @@ Per step, one JSON object: file creates per second; direct reclaims and
 their latency p50/p99/max (vmscan:mm_vmscan_direct_reclaim_begin/end);
 objects the shrinkers were asked to scan per direct reclaim and the largest
 deferred count one shrinker call inherited (vmscan:mm_shrink_slab_start);
-the same scanned by kswapd; allocation stalls and OOM kills (/proc/vmstat).
+the same scanned by kswapd; allocation stalls and OOM kills (/proc/vmstat);
+throttles by task and reason (mm_vmscan_throttled); and on the series, work
+direct reclaim deferred to kswapd and shrinker back-offs (its own events).
 """
 import ctypes
 import json
@@ -32,7 +34,9 @@ import fsutil  # noqa: E402
 
 TRACING = "/sys/kernel/tracing"
 EVENTS = ["vmscan/mm_vmscan_direct_reclaim_begin", "vmscan/mm_vmscan_direct_reclaim_end",
-          "vmscan/mm_shrink_slab_start"]
+          "vmscan/mm_shrink_slab_start", "vmscan/mm_vmscan_throttled"]
+# the series' own events, absent from the stock kernel
+SERIES_EVENTS = ["vmscan/mm_shrink_slab_defer", "vmscan/mm_shrinker_backoff"]
 FSTYPES = os.environ.get("S7_FSTYPES", "xfs ext4").split()
 WORKERS = int(os.environ.get("S7_WORKERS", "2"))
 LIVE = int(os.environ.get("S7_LIVE", "20000"))
@@ -42,6 +46,8 @@ CACHED = int(os.environ.get("S7_CACHED", "40000"))
 # "  python3-245  [001] .....  45.123456: mm_shrink_slab_start: ..."
 LINE = re.compile(r"^\s*(\S+)-(\d+)\s+.*?\s([\d.]+):\s+(\w+):\s(.*)$")
 SLAB_START = re.compile(r"objects to shrink (-?\d+) .* total_scan (-?\d+)")
+SLAB_DEFER = re.compile(r" deferred (\d+) total deferred")
+THROTTLED = re.compile(r"usect_delayed=(\d+) reason=(\w+)")
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -130,6 +136,8 @@ def parse_trace():
     inside = {}	# pid -> [begin time, objects to scan, largest inherited]
     stalls, scans, inherited = [], [], []
     kswapd_scan = 0
+    # deferred to kswapd by direct reclaim, shrinker back-offs, throttles
+    extra = {"deferred_to_kswapd": 0, "backoffs": 0}
     with open(f"{TRACING}/trace") as f:
         for line in f:
             m = LINE.match(line)
@@ -154,7 +162,20 @@ def parse_trace():
                     inside[pid][2] = max(inside[pid][2], nr)
                 elif comm.startswith("kswapd"):
                     kswapd_scan += total
-    return sorted(stalls), sorted(scans), max(inherited or [0]), kswapd_scan
+            elif event == "mm_shrink_slab_defer":
+                d = SLAB_DEFER.search(rest)
+                extra["deferred_to_kswapd"] += int(d.group(1)) if d else 0
+            elif event == "mm_shrinker_backoff":
+                extra["backoffs"] += 1
+            elif event == "mm_vmscan_throttled":
+                t = THROTTLED.search(rest)
+                if t:
+                    who = "kswapd" if comm.startswith("kswapd") else "direct"
+                    reason = t.group(2).replace("VMSCAN_THROTTLE_", "").lower()
+                    key = f"throttled_{who}_{reason}"
+                    extra[key] = extra.get(key, 0) + 1
+                    extra[key + "_ms"] = extra.get(key + "_ms", 0) + int(t.group(1)) // 1000
+    return sorted(stalls), sorted(scans), max(inherited or [0]), kswapd_scan, extra
 
 
 def pct(values, p):
@@ -208,7 +229,7 @@ def one_fs(fstype, seconds, steps, work):
             locked += grown
             available = meminfo("MemAvailable")
             rate, killed, vm = run_step(mnt, seconds, i)
-            stalls, scans, inherited, kswapd_scan = parse_trace()
+            stalls, scans, inherited, kswapd_scan, extra = parse_trace()
             print(json.dumps({
                 "scenario": "S7", "fs": fstype, "available_mb": target,
                 "available_at_start_mb": available, "locked_mb": locked,
@@ -224,7 +245,7 @@ def one_fs(fstype, seconds, steps, work):
                 "oom_kill": vm.get("oom_kill", 0),
                 "slabs_scanned": vm.get("slabs_scanned", 0),
                 "pgscan_direct": vm.get("pgscan_direct", 0),
-                "seconds": seconds}), flush=True)
+                **extra, "seconds": seconds}), flush=True)
     finally:
         os.close(cw)
         os.kill(hog_pid, signal.SIGKILL)
@@ -238,7 +259,8 @@ def main():
     steps = [int(a) for a in sys.argv[2:]]
     put(f"{TRACING}/tracing_on", 0)
     put(f"{TRACING}/buffer_size_kb", 8192)
-    for e in EVENTS:
+    events = EVENTS + [e for e in SERIES_EVENTS if os.path.exists(f"{TRACING}/events/{e}")]
+    for e in events:
         put(f"{TRACING}/events/{e}/enable", 1)
     work = tempfile.mkdtemp(prefix="s7.", dir="/tmp")
     fsutil.mount("tmpfs", "none", work)
@@ -246,7 +268,7 @@ def main():
         for fstype in FSTYPES:
             one_fs(fstype, seconds, steps, work)
     finally:
-        for e in EVENTS:
+        for e in events:
             put(f"{TRACING}/events/{e}/enable", 0)
         fsutil.umount(work)
 
