@@ -188,7 +188,9 @@ def squeeze_to(cmds, acks, target_mb):
     it holds now, or None when mlock failed"""
     grown = 0
     while meminfo("MemAvailable") > target_mb:
-        step = max(8, min(64, meminfo("MemAvailable") - target_mb))
+        # half the distance at a time: MemAvailable counts caches that
+        # reclaim cannot free at once, and a full step overshot into OOM
+        step = max(4, min(64, (meminfo("MemAvailable") - target_mb) // 2))
         os.write(cmds, b"%d\n" % step)
         if os.read(acks, 16).strip() != b"ok":
             return None
