@@ -12,10 +12,16 @@ mount(2), including GFP_KERNEL ones and order-0 pages:
   memcg   (MEMCGS=0 skips it) with MEMCGS memory cgroups alive and this task in one of them,
           tmpfs mounts that stay mounted line up a mount whose shrinker id
           outgrows the shrinker_info maps, so that it expands the maps of
-          every memcg; an allocation inside that expansion fails (the
-          mount must fail cleanly, and then expand in full without
-          faults), then each allocation of the first file created in it
-          fails in turn (list_lru's per-memcg lists).
+          every memcg; the maps' own allocation inside that expansion
+          fails (the mount must fail cleanly, and then expand in full
+          without faults), then each allocation of the first file created
+          in it fails in turn (list_lru's per-memcg lists).  Page
+          allocations are left out of fail-nth's count while the expansion
+          is aimed at (fail_page_alloc min-order above MAX_ORDER): slab
+          refills and KASAN's stack depot come at irregular places, and
+          each of them shifted the maps' allocations by one.  The failure
+          that hit is identified by its report's stack (a kmalloc called
+          from the shrinker preallocation, not through the idr).
 fail-nth, not the probability mode with /proc/self/make-it-fail: both are
 limited to this task, but the probability mode also fails the task's own
 page faults on the guest's 9p root (SIGBUS in the test, and files whose
@@ -121,6 +127,42 @@ class FailNth:
         return r, (n - left if left else None)
 
 
+class KernelLog:
+    """kernel log records written since the last call, read through one
+    descriptor opened in advance"""
+
+    def __init__(self):
+        self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+        os.lseek(self.fd, 0, os.SEEK_END)
+
+    def new(self):
+        recs = []
+        while True:
+            try:
+                rec = os.read(self.fd, 8192)
+            except BlockingIOError:
+                return recs
+            except BrokenPipeError:	# records overwritten before we read them
+                continue
+            recs.append(rec.decode(errors="replace").split(";", 1)[-1])
+
+
+def failed_maps_allocation(recs):
+    """did the reported injected failure hit a shrinker_info map: a kmalloc
+    (kvmalloc_node() may not show) from the shrinker preallocation, not the
+    idr's (the expansion is inlined into __prealloc_shrinker() or
+    prealloc_shrinker())"""
+    frames = [m.group(1) for r in recs for m in [re.match(r"\s*([A-Za-z_][\w.]*)\+0x", r)] if m]
+    if not any("FAULT_INJECTION: forcing a failure" in r for r in recs):
+        return False
+    if not {"kvmalloc_node", "__kmalloc_node"} & set(frames) or \
+            any(f.startswith(("idr_", "radix_tree_")) for f in frames):
+        return False
+    first = [f for f in frames if not ALLOC.match(f)]
+    return bool(first) and re.match(r"(__)?prealloc_(memcg_)?shrinker|expand_(one_)?shrinker_info",
+                                    first[0]) is not None
+
+
 def sweep(fs, errnos, nth, dev=None, mnt=None):
     """fail each allocation of one mount in turn until the mount makes fewer
     allocations than asked; returns the number of mounts tried and where
@@ -190,6 +232,8 @@ def memcg_expansion(errnos, nth):
     for i in range(MEMCGS):
         os.makedirs(f"{cg}/m{i}", exist_ok=True)
     put(f"{cg}/m0/cgroup.procs", os.getpid())
+    put(f"{DBG}/fail_page_alloc/min-order", 12)	# no page allocation counts
+    log = KernelLog()
     # the series frees a superblock's shrinker id from its destroy work,
     # after a grace period: let the sweeps' ids come free first, or a late
     # free would leave a hole the mounts below fill out of order
@@ -197,8 +241,8 @@ def memcg_expansion(errnos, nth):
     held, counts, grown, tolerated = [], [], None, 0
     for i in range(1000):
         if tolerated > 7:
-            fail(f"{tolerated} shrinker_info expansions in a row went on past a failed "
-                 f"allocation (the maps' own allocation never failed)")
+            fail(f"{tolerated} tries in a row failed an allocation that is not a "
+                 f"shrinker_info map")
         mnt = f"{SCRATCH}/fi-memcg-{i}"
         os.makedirs(mnt, exist_ok=True)
         if grown is None:
@@ -216,24 +260,30 @@ def memcg_expansion(errnos, nth):
             else:
                 counts.append(made)
             continue
-        # the middle allocation of an expanding mount (one or more per
-        # memcg, the bulk of it) fails only in a mount that expands the
-        # maps.  Per memcg there is the maps' own allocation (the mount must
-        # fail) and, on some configs, allocations that fall back silently
-        # when they fail: kmemleak's metadata (its mem_pool) and the page
-        # kvfree_rcu() batches the old maps in (a per-object rcu_head).  The
-        # debug config makes about 3 per memcg.  When the mount goes on,
-        # the next expansion is BITS_PER_LONG ids later: try that one, one
-        # allocation further on.
+        # the middle allocation of an expanding mount fails only in a mount
+        # that expands the maps.  Per memcg there is the maps' own
+        # allocation (the mount must fail) and, with kmemleak, its metadata
+        # (a __GFP_NOWARN allocation that falls back silently): the pattern
+        # has a period of one or two.  When the mount goes on past a silent
+        # fallback, the next expansion is BITS_PER_LONG ids later: try that
+        # one, one allocation further on.
         pos = expanding // 2 + tolerated
+        log.new()
         e, made = nth.call(pos, mount, "none", mnt, "tmpfs")
         held.append(mnt)
         if made is not None:
             continue
-        if not e:
+        maps = failed_maps_allocation(log.new())
+        if not e and maps:
+            fail(f"mount {i}: allocation {pos}, a shrinker_info map, failed and the mount "
+                 f"went on")
+        if not maps:
             tolerated += 1
-            print(f"# memcg: mount {i}: allocation {pos} failed and the mount went on "
-                  f"(not the maps' own allocation); trying the next expansion", flush=True)
+            if e:
+                held.pop()
+            print(f"# memcg: mount {i}: allocation {pos} failed and the mount "
+                  f"{'returned ' + errno.errorcode.get(e, str(e)) if e else 'went on'} "
+                  f"(not a shrinker_info map); trying the next expansion", flush=True)
             continue
         held.pop()
         errnos[errno.errorcode.get(e, str(e))] += 1
@@ -251,10 +301,11 @@ def memcg_expansion(errnos, nth):
              f"{errno.errorcode.get(e, e)}, {made} allocations (no expansion: it was given a "
              f"lower id, which a failed mount frees only when it removed another shrinker's)")
     held.append(mnt)
-    print(f"# memcg: mount {i}: allocation {pos} (inside the expansion) failed, the mount "
+    put(f"{DBG}/fail_page_alloc/min-order", 0)
+    print(f"# memcg: mount {i}: allocation {pos} (a shrinker_info map) failed, the mount "
           f"returned {probe}; without faults it then "
-          f"expanded in full ({made} allocations); {tolerated} earlier expansion(s) went on "
-          f"past a failed allocation that is not the maps'", flush=True)
+          f"expanded in full ({made} allocations); {tolerated} earlier tries failed "
+          f"an allocation that is not a map", flush=True)
     files, n = 0, 0
     while True:
         n += 1
