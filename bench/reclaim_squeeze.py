@@ -3,13 +3,19 @@
 
     reclaim_squeeze.py SECONDS AVAILABLE_MB... (filesystems from S7_FSTYPES)
 
-For each filesystem (a loop device mounted with discard; its image lives in
-guest memory, so the workload deletes its oldest files): S7_WORKERS processes create S7_FILE_BYTES files
+For each filesystem (a loop device on an image in S7_IMAGE_DIR, a directory
+the host shares, so that the filesystem's IO does not need guest memory;
+without it the image is in guest tmpfs, mounted with discard):
+S7_WORKERS processes (oom_score_adj 1000, the OOM killer's first choice)
+create S7_FILE_BYTES files
 (data and a dirty inode each), chmod them (another inode update) and unlink
 the oldest once S7_LIVE files exist, while a tree of S7_CACHED files, read
 once, keeps the inode and dentry caches -- the superblock shrinker's work
--- large.  A hog process (oom_score_adj -1000) mlocks anonymous memory until
-MemAvailable is down to each AVAILABLE_MB in turn; each step runs SECONDS.
+-- large.  Between steps, with dirty data written back, a hog process mlocks
+anonymous memory until MemAvailable is down to each AVAILABLE_MB in turn;
+each step runs SECONDS, the workers going on where they stopped.  A step the
+hog cannot reach (mlock fails, or the OOM killer took it) is a record with
+"error" and ends that filesystem's steps.
 
 Per step, one JSON object: file creates per second; direct reclaims and
 their latency p50/p99/max (vmscan:mm_vmscan_direct_reclaim_begin/end);
@@ -24,6 +30,7 @@ import json
 import mmap
 import os
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -42,6 +49,7 @@ WORKERS = int(os.environ.get("S7_WORKERS", "2"))
 LIVE = int(os.environ.get("S7_LIVE", "20000"))
 FILE_BYTES = int(os.environ.get("S7_FILE_BYTES", "4096"))
 CACHED = int(os.environ.get("S7_CACHED", "40000"))
+IMAGE_DIR = os.environ.get("S7_IMAGE_DIR")
 
 # "  python3-245  [001] .....  45.123456: mm_shrink_slab_start: ..."
 LINE = re.compile(r"^\s*(\S+)-(\d+)\s+.*?\s([\d.]+):\s+(\w+):\s(.*)$")
@@ -69,8 +77,10 @@ def vmstat():
 
 
 def hog(cmds, acks):
-    """mlock anonymous memory in the sizes the parent asks for (MiB)"""
-    put("/proc/self/oom_score_adj", -1000)
+    """mlock anonymous memory in the sizes the parent asks for (MiB); at
+    oom_score_adj 0 the OOM killer takes the workers first and then the hog,
+    which ends the run's steps (a hog it may not kill leaves it only the
+    harness, and then the panic for "no killable processes")"""
     held = []
     cmds = os.fdopen(cmds, "rb", buffering=0)
     for line in iter(cmds.readline, b""):
@@ -84,11 +94,13 @@ def hog(cmds, acks):
 
 
 def worker(d, stop_at, counter):
-    """create, chmod, unlink; files made so far in counter[0] (shared
-    memory, so that a worker the OOM killer takes still counts)"""
+    """create, chmod, unlink, going on from file counter[0]; files made so
+    far in counter[0] (shared memory, so that a worker the OOM killer takes
+    still counts and the next step goes on from there)"""
+    put("/proc/self/oom_score_adj", 1000)
     os.makedirs(d, exist_ok=True)
     buf = b"m" * FILE_BYTES
-    n = 0
+    n = counter[0]
     while time.monotonic() < stop_at:
         p = os.path.join(d, str(n))
         try:
@@ -98,34 +110,43 @@ def worker(d, stop_at, counter):
             os.close(fd)
             os.chmod(p, 0o600)
             if n >= LIVE:
-                os.unlink(os.path.join(d, str(n - LIVE)))
+                try:
+                    os.unlink(os.path.join(d, str(n - LIVE)))
+                except FileNotFoundError:	# a killed worker's
+                    pass
         except OSError:
             time.sleep(0.01)	# ENOSPC or ENOMEM: back off, keep counting time
             continue
         n += 1
         counter[0] = n
-    os._exit(0)
 
 
-def run_step(mnt, seconds, step):
+def run_step(mnt, seconds, shared):
+    """one step of the workload; shared: the workers' file counters (an
+    anonymous shared mapping, WORKERS longs)"""
+    counters = (ctypes.c_long * WORKERS).from_buffer(shared)
     put(f"{TRACING}/trace", "")
     put(f"{TRACING}/tracing_on", 1)
     before = vmstat()
     stop_at = time.monotonic() + seconds
-    shared = mmap.mmap(-1, 8 * WORKERS, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
-    counters = (ctypes.c_long * WORKERS).from_buffer(shared)
+    made_before = sum(counters)
     pids = []
     for w in range(WORKERS):
         pid = os.fork()
         if pid == 0:
-            worker(os.path.join(mnt, f"w{w}-{step}"), stop_at,
-                   (ctypes.c_long * 1).from_buffer(shared, 8 * w))
+            try:	# a forked worker must never return into the driver's code
+                worker(os.path.join(mnt, f"w{w}"), stop_at,
+                       (ctypes.c_long * 1).from_buffer(shared, 8 * w))
+            except BaseException as e:
+                print(f"worker {w}: {e!r}", file=sys.stderr, flush=True)
+                os._exit(1)
+            os._exit(0)
         pids.append(pid)
     killed = 0
     for pid in pids:
         _, status = os.waitpid(pid, 0)
         killed += os.WIFSIGNALED(status)
-    created = sum(counters)
+    created = sum(counters) - made_before
     del counters
     put(f"{TRACING}/tracing_on", 0)
     after = vmstat()
@@ -185,25 +206,31 @@ def pct(values, p):
 
 def squeeze_to(cmds, acks, target_mb):
     """grow the hog until MemAvailable is at most target_mb; returns the MiB
-    it holds now, or None when mlock failed"""
+    it grew by, or why it could not"""
     grown = 0
     while meminfo("MemAvailable") > target_mb:
-        # half the distance at a time: MemAvailable counts caches that
-        # reclaim cannot free at once, and a full step overshot into OOM
+        # half the distance at a time, and written back first: MemAvailable
+        # counts dirty page cache, which reclaim cannot free at once, and
+        # squeezing past it went into the OOM killer
+        os.sync()
         step = max(4, min(64, (meminfo("MemAvailable") - target_mb) // 2))
         os.write(cmds, b"%d\n" % step)
-        if os.read(acks, 16).strip() != b"ok":
-            return None
+        ack = os.read(acks, 16).strip()
+        if ack != b"ok":
+            return "mlock failed" if ack else "the hog was OOM-killed"
         grown += step
     return grown
 
 
 def one_fs(fstype, seconds, steps, work):
-    src = fsutil.make_fs(fstype, work, size_mb=1024)
+    images = tempfile.mkdtemp(prefix="s7-images.", dir=IMAGE_DIR) if IMAGE_DIR else work
+    # 4 GiB: ext4 then has 262144 inodes (the workload keeps about S7_CACHED +
+    # S7_WORKERS * S7_LIVE); the image is sparse
+    src = fsutil.make_fs(fstype, images, size_mb=4096)
     mnt = os.path.join(work, "mnt-" + fstype)
     os.makedirs(mnt)
     # discard: blocks the workload frees go back to the image's tmpfs
-    fsutil.mount(fstype, src, mnt, "discard")
+    fsutil.mount(fstype, src, mnt, None if IMAGE_DIR else "discard")
     cached = os.path.join(mnt, "cached")
     os.makedirs(cached)
     for i in range(CACHED):
@@ -217,20 +244,24 @@ def one_fs(fstype, seconds, steps, work):
     if hog_pid == 0:
         os.close(cw)
         os.close(ar)
-        hog(cr, aw)
+        try:
+            hog(cr, aw)
+        finally:
+            os._exit(1)
     os.close(cr)
     os.close(aw)
     locked = 0
+    shared = mmap.mmap(-1, 8 * WORKERS, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
     try:
         for i, target in enumerate(steps):
             grown = squeeze_to(cw, ar, target)
-            if grown is None:
+            if isinstance(grown, str):
                 print(json.dumps({"scenario": "S7", "fs": fstype, "available_mb": target,
-                                  "error": "mlock failed"}), flush=True)
+                                  "error": grown}), flush=True)
                 break
             locked += grown
             available = meminfo("MemAvailable")
-            rate, killed, vm = run_step(mnt, seconds, i)
+            rate, killed, vm = run_step(mnt, seconds, shared)
             stalls, scans, inherited, kswapd_scan, extra = parse_trace()
             print(json.dumps({
                 "scenario": "S7", "fs": fstype, "available_mb": target,
@@ -254,6 +285,8 @@ def one_fs(fstype, seconds, steps, work):
         os.waitpid(hog_pid, 0)
         fsutil.umount(mnt)
         fsutil.release_fs(src)
+        if IMAGE_DIR:
+            shutil.rmtree(images)
 
 
 def main():
