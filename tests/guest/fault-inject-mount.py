@@ -15,13 +15,16 @@ mount(2), including GFP_KERNEL ones and order-0 pages:
           every memcg; the maps' own allocation inside that expansion
           fails (the mount must fail cleanly, and then expand in full
           without faults), then each allocation of the first file created
-          in it fails in turn (list_lru's per-memcg lists).  Page
-          allocations are left out of fail-nth's count while the expansion
-          is aimed at (fail_page_alloc min-order above MAX_ORDER): slab
-          refills and KASAN's stack depot come at irregular places, and
-          each of them shifted the maps' allocations by one.  The failure
-          that hit is identified by its report's stack (a kmalloc called
-          from the shrinker preallocation, not through the idr).
+          in it fails in turn (list_lru's per-memcg lists).  While the
+          expansion is aimed at, only kmalloc-2k and kmalloc-4k
+          allocations count (failslab's cache filter, with the caches
+          marked by the boot parameter slub_debug=A,kmalloc-2k,kmalloc-4k
+          that scripts/test and scripts/peers give; fail_page_alloc's
+          min-order above MAX_ORDER): the maps are 1-4 KiB below ~500
+          shrinkers, and kmemleak's, debugobjects' and the slab refills'
+          allocations, which come at irregular places in the expansion,
+          are left out.  The failure that hit is identified by its
+          report's stack (a kmalloc from the shrinker preallocation).
 fail-nth, not the probability mode with /proc/self/make-it-fail: both are
 limited to this task, but the probability mode also fails the task's own
 page faults on the guest's 9p root (SIGBUS in the test, and files whose
@@ -47,6 +50,7 @@ DBG = "/sys/kernel/debug"
 FS = [f for f in os.environ.get("FI_FS", "tmpfs,ext4").replace(",", " ").split()]
 MEMCGS = int(os.environ.get("MEMCGS", "1000"))
 SCRATCH = os.environ.get("SCRATCH", "/tmp")
+FAILSLAB_CACHES = ("kmalloc-2k", "kmalloc-4k")
 libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -220,8 +224,8 @@ def create(path):
 def memcg_expansion(errnos, nth):
     """with MEMCGS memcgs alive, find the mount whose shrinker id outgrows the
     shrinker_info maps (it allocates once per memcg more than the others),
-    line the next such mount up, and fail each of its allocations in turn;
-    then fail each allocation of the first file created in it from a memcg
+    fail a map allocation in the middle of the next such mount (the mount
+    must fail, and the same mount without faults then expand); then fail each allocation of the first file created in it from a memcg
     (list_lru's per-memcg lists)"""
     cg = "/sys/fs/cgroup/fault-inject"
     if "memory" not in open("/sys/fs/cgroup/cgroup.controllers").read():
@@ -238,11 +242,9 @@ def memcg_expansion(errnos, nth):
     # after a grace period: let the sweeps' ids come free first, or a late
     # free would leave a hole the mounts below fill out of order
     time.sleep(3)
-    held, counts, grown, tolerated = [], [], None, 0
+    held, counts, grown = [], [], None
+    pos = MEMCGS // 2
     for i in range(1000):
-        if tolerated > 7:
-            fail(f"{tolerated} tries in a row failed an allocation that is not a "
-                 f"shrinker_info map")
         mnt = f"{SCRATCH}/fi-memcg-{i}"
         os.makedirs(mnt, exist_ok=True)
         if grown is None:
@@ -253,44 +255,37 @@ def memcg_expansion(errnos, nth):
             if counts and made > min(counts) + MEMCGS // 2:
                 # this id outgrew the maps; one of the next (at most
                 # BITS_PER_LONG) mounts outgrows them again
-                grown, expanding = i, made
+                grown = i
                 print(f"# memcg: {MEMCGS} memcgs; tmpfs mount {i} expanded the shrinker_info "
                       f"maps ({made} allocations, the others {min(counts)})", flush=True)
                 kmsg("memcg begin")
+                put(f"{DBG}/failslab/cache-filter", "Y")
             else:
                 counts.append(made)
             continue
-        # the middle allocation of an expanding mount fails only in a mount
-        # that expands the maps.  Per memcg there is the maps' own
-        # allocation (the mount must fail) and, with kmemleak, its metadata
-        # (a __GFP_NOWARN allocation that falls back silently): the pattern
-        # has a period of one or two.  When the mount goes on past a silent
-        # fallback, the next expansion is BITS_PER_LONG ids later: try that
-        # one, one allocation further on.
-        pos = expanding // 2 + tolerated
+        # only kmalloc-2k and -4k allocations count from here on: in an
+        # expanding mount they are the maps, one per memcg, so the middle
+        # one is a map; a mount that does not expand makes fewer
         log.new()
         e, made = nth.call(pos, mount, "none", mnt, "tmpfs")
         held.append(mnt)
         if made is not None:
             continue
         maps = failed_maps_allocation(log.new())
-        if not e and maps:
-            fail(f"mount {i}: allocation {pos}, a shrinker_info map, failed and the mount "
-                 f"went on")
         if not maps:
-            tolerated += 1
-            if e:
-                held.pop()
-            print(f"# memcg: mount {i}: allocation {pos} failed and the mount "
-                  f"{'returned ' + errno.errorcode.get(e, str(e)) if e else 'went on'} "
-                  f"(not a shrinker_info map); trying the next expansion", flush=True)
-            continue
+            fail(f"mount {i}: kmalloc-2k/4k allocation {pos} failed and was not a shrinker_info "
+                 f"map (mount {'returned ' + errno.errorcode.get(e, str(e)) if e else 'went on'})")
+        if not e:
+            fail(f"mount {i}: kmalloc-2k/4k allocation {pos}, a shrinker_info map, failed and "
+                 f"the mount went on")
         held.pop()
         errnos[errno.errorcode.get(e, str(e))] += 1
         probe = errno.errorcode.get(e, str(e))
         break
     else:
-        fail("1000 tmpfs mounts and no failed shrinker_info expansion")
+        fail(f"1000 tmpfs mounts and no failed shrinker_info expansion (from mount {grown} "
+             f"on, the maps were never 1-4 KiB: more than 500 or fewer than 128 shrinkers?)")
+    put(f"{DBG}/failslab/cache-filter", "N")
     e, made = count_allocs(nth, mount, "none", mnt, "tmpfs")
     if e or made < min(counts) + MEMCGS // 2:
         # stock 6.1: the failed mount's free_prealloced_shrinker() removed
@@ -304,8 +299,7 @@ def memcg_expansion(errnos, nth):
     put(f"{DBG}/fail_page_alloc/min-order", 0)
     print(f"# memcg: mount {i}: allocation {pos} (a shrinker_info map) failed, the mount "
           f"returned {probe}; without faults it then "
-          f"expanded in full ({made} allocations); {tolerated} earlier tries failed "
-          f"an allocation that is not a map", flush=True)
+          f"expanded in full ({made} allocations)", flush=True)
     files, n = 0, 0
     while True:
         n += 1
@@ -366,6 +360,11 @@ def sites_of(scenario):
 def main():
     if not os.path.exists(f"{DBG}/failslab") or not os.path.exists("/proc/thread-self/fail-nth"):
         skip("needs CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS")
+    unmarked = [c for c in FAILSLAB_CACHES
+              if open(f"/sys/kernel/slab/{c}/failslab").read().strip() != "1"]
+    if MEMCGS and unmarked:
+        skip(f"{', '.join(unmarked)} not marked for failslab's cache filter: boot with "
+             f"slub_debug=A,{','.join(FAILSLAB_CACHES)} (scripts/test does), or MEMCGS=0")
     kml = f"{DBG}/kmemleak"
     if os.path.exists(kml):
         put(kml, "clear")
