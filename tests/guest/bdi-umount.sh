@@ -1,0 +1,110 @@
+#!/bin/bash
+# The umount of a superblock with its own bdi (btrfs) waits for no grace
+# period in bdi_unregister(), and bdi_list's RCU readers racing it stay safe.
+#   counts  (test config) S3's tracer over CYCLES btrfs umounts: fails if a
+#           grace-period wait has bdi_unregister() or bdi_remove_from_list()
+#           as its caller (stock 6.1: one synchronize_rcu_expedited() each)
+#   race    RACE_CYCLES btrfs mount, write, umount cycles while other tasks
+#           walk bdi_list under RCU: sync(2) (wakeup_flusher_threads(), and
+#           laptop_sync_completion() with vm.laptop_mode set) and writes of
+#           vm.dirtytime_expire_seconds (wakeup_dirtytime_writeback() at
+#           once).  After each umount(2) returns, the bdi must be gone from
+#           /sys/class/bdi and the loop device must open O_EXCL.  A KASAN
+#           report (a walker reading a freed bdi) fails the run on the host.
+. "$TESTS/guest/lib.sh"
+require mkfs.btrfs python3 losetup
+
+if [ "${EXPECT_VARIANT:-}" != debug ]; then
+	[ -f /sys/kernel/tracing/available_filter_functions ] ||
+		mount -t tracefs none /sys/kernel/tracing 2>/dev/null
+	[ -f /sys/kernel/tracing/available_filter_functions ] || skip "no function tracer"
+	out=$SCRATCH/s3-btrfs.json
+	python3 "$TESTS/../bench/umount_sync.py" "${CYCLES:-4}" btrfs > "$out" ||
+		fail "umount_sync.py failed"
+	cat "$out"
+	python3 - "$out" "$TESTS/../bench" <<'PY' || exit 1
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import tracer
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][0]
+bad = {s: n for s, n in r["per_call_site"].items()
+       if s.split("<-")[0] in tracer.GRACE_PERIOD
+       and s.split("<-")[1] in ("bdi_unregister", "bdi_remove_from_list")}
+for s, n in bad.items():
+    print("FAIL: btrfs: %s %.2f per umount" % (s, n))
+if not bad:
+    print("ok: %d btrfs umounts, no grace-period wait from bdi_unregister()" % r["cycles"])
+sys.exit(1 if bad else 0)
+PY
+fi
+
+dev=$(make_fs btrfs "$SCRATCH")
+trap 'drop_fs "$dev"' EXIT
+python3 - "$dev" "$SCRATCH/bdi-mnt" "${RACE_CYCLES:-200}" <<'PY'
+import glob, os, subprocess, sys, threading, time
+dev, mnt, cycles = sys.argv[1], sys.argv[2], int(sys.argv[3])
+os.makedirs(mnt, exist_ok=True)
+stop = threading.Event()
+walks = {"sync": 0, "dirtytime": 0}
+laptop = open("/proc/sys/vm/laptop_mode").read()
+dirtytime = open("/proc/sys/vm/dirtytime_expire_seconds").read()
+
+
+def put(path, value):
+    with open(path, "w") as f:
+        f.write(value)
+
+
+def syncs():
+    while not stop.is_set():
+        os.sync()
+        walks["sync"] += 1
+
+
+def dirtytime_wakeups():
+    while not stop.is_set():
+        put("/proc/sys/vm/dirtytime_expire_seconds", "43200")
+        walks["dirtytime"] += 1
+
+
+def btrfs_bdis():
+    return {os.path.basename(p) for p in glob.glob("/sys/class/bdi/btrfs-*")}
+
+
+put("/proc/sys/vm/laptop_mode", "5")
+threads = [threading.Thread(target=f) for f in (syncs, syncs, dirtytime_wakeups)]
+for t in threads:
+    t.start()
+bad, start = [], time.time()
+try:
+    for i in range(cycles):
+        before = btrfs_bdis()
+        subprocess.run(["mount", "-t", "btrfs", dev, mnt], check=True)
+        with open(os.path.join(mnt, "f%d" % i), "w") as f:
+            f.write("x" * 65536)
+        ours = btrfs_bdis() - before
+        if not ours:
+            bad.append("cycle %d: the mount added no btrfs-N to /sys/class/bdi" % i)
+        r = subprocess.run(["umount", mnt])
+        if r.returncode:
+            bad.append("cycle %d: umount exit %d" % (i, r.returncode))
+            break
+        left = ours & btrfs_bdis()
+        if left:
+            bad.append("cycle %d: %s still in /sys/class/bdi after umount returned" % (i, left))
+        try:
+            os.close(os.open(dev, os.O_RDONLY | os.O_EXCL))
+        except OSError as e:
+            bad.append("cycle %d: %s busy after umount returned: %s" % (i, dev, e.strerror))
+finally:
+    stop.set()
+    for t in threads:
+        t.join()
+    put("/proc/sys/vm/laptop_mode", laptop)
+    put("/proc/sys/vm/dirtytime_expire_seconds", dirtytime)
+for b in bad:
+    print("FAIL: " + b)
+print("# race: %d btrfs umounts in %.0f s, meanwhile %d sync(2) and %d dirtytime wakeups "
+      "walked bdi_list" % (i + 1, time.time() - start, walks["sync"], walks["dirtytime"]))
+sys.exit(1 if bad else 0)
+PY

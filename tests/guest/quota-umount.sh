@@ -1,0 +1,138 @@
+#!/bin/bash
+# An ext4 sync or umount waits for the system-wide dquot release work only
+# when dquots of its own superblock are being released.
+#   counts  (test config) S3's tracer over CYCLES umounts of an ext4
+#           without quota: fails if dquot_writeback_dquots() flushed the
+#           release work (stock 6.1.192: 8 flushes per umount)
+#   release ext4 with the quota feature: in each of ROUNDS rounds, USERS
+#           users get a file each that stays, and DROPS users of their own a
+#           file each that is unlinked, which releases their dquots; when
+#           quotactl(Q_SYNC) returns, all of them must be released
+#           (free_dquots in /proc/sys/fs/quota grew by 2 x DROPS: a user and
+#           a group dquot each).  Then USERS more users' files
+#           are unlinked and the filesystem frozen at once (FIFREEZE, then
+#           FITHAW): a dquot written by the release work after the freeze
+#           completed would warn in ext4_journal_check_start(), which fails
+#           the run on the host.  After a remount, quotactl(Q_GETQUOTA) must
+#           report each user's files that were left (one per user per round).
+#           On the test config Q_SYNC is traced: at least once it must have
+#           met releases of its own dquots pending and flushed the work.
+. "$TESTS/guest/lib.sh"
+require mkfs.ext4 python3 losetup
+
+if [ "${EXPECT_VARIANT:-}" != debug ]; then
+	[ -f /sys/kernel/tracing/available_filter_functions ] ||
+		mount -t tracefs none /sys/kernel/tracing 2>/dev/null
+	[ -f /sys/kernel/tracing/available_filter_functions ] || skip "no function tracer"
+	out=$SCRATCH/s3-ext4.json
+	python3 "$TESTS/../bench/umount_sync.py" "${CYCLES:-4}" ext4 > "$out" ||
+		fail "umount_sync.py failed"
+	cat "$out"
+	python3 - "$out" <<'PY' || exit 1
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][0]
+bad = {s: n for s, n in r["per_call_site"].items() if s.endswith("<-dquot_writeback_dquots")}
+for s, n in bad.items():
+    print("FAIL: ext4 without quota: %s %.2f per umount" % (s, n))
+if not bad:
+    print("ok: %d ext4 umounts, no flush of the dquot release work" % r["cycles"])
+sys.exit(1 if bad else 0)
+PY
+fi
+
+img=$SCRATCH/quota.img
+truncate -s 320M "$img"
+mkfs.ext4 -q -F -O quota "$img" >&2 || skip "mkfs.ext4 cannot make the quota feature"
+dev=$(losetup -f --show "$img") || fail "losetup failed"
+trap 'losetup -d "$dev"' EXIT
+trace=; [ "${EXPECT_VARIANT:-}" != debug ] && trace=1
+python3 - "$dev" "$SCRATCH/quota-mnt" "${ROUNDS:-10}" "${USERS:-24}" "$TESTS/../bench" "$trace" \
+	"${DROPS:-1000}" <<'PY'
+import ctypes, fcntl, os, subprocess, sys, threading, time
+dev, mnt, rounds, users = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+drops = int(sys.argv[7])
+sys.path.insert(0, sys.argv[5])
+import tracer
+trace = sys.argv[6] == "1"
+if trace:
+    tracer.setup()
+flushed = 0
+FIFREEZE, FITHAW = 0xC0045877, 0xC0045878
+Q_SYNC, Q_GETQUOTA, USRQUOTA = 0x800001, 0x800007, 0
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+class IfDqblk(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint64) for n in ("bhardlimit", "bsoftlimit", "curspace",
+                                               "ihardlimit", "isoftlimit", "curinodes",
+                                               "btime", "itime")] + [("valid", ctypes.c_uint32)]
+
+
+def inodes_of(uid):
+    q = IfDqblk()
+    if libc.quotactl((Q_GETQUOTA << 8) | USRQUOTA, dev.encode(), uid, ctypes.byref(q)):
+        raise OSError(ctypes.get_errno(), "quotactl(Q_GETQUOTA) uid %d" % uid)
+    return q.curinodes
+
+
+def free_dquots():
+    return int(open("/proc/sys/fs/quota/free_dquots").read())
+
+
+def make(name, uid):
+    p = os.path.join(mnt, name)
+    with open(p, "w") as f:
+        f.write("x" * 4096)
+    os.chown(p, uid, uid)
+    return p
+
+
+os.makedirs(mnt, exist_ok=True)
+subprocess.run(["mount", "-t", "ext4", dev, mnt], check=True)
+start, bad = time.time(), []
+for r in range(rounds):
+    for k in range(users):
+        make("keep-%d-%d" % (r, k), 20000 + k)
+    # a user of its own for each dropped file: unlink() evicts the inode,
+    # which drops the dquot's last reference and queues the dquot for the
+    # release work; quotactl(Q_SYNC), dquot_writeback_dquots() at once,
+    # must return with all of them released
+    drop = [make("drop-%d-%d" % (r, j), 100000 + r * drops + j) for j in range(drops)]
+    fd = os.open(mnt, os.O_RDONLY)
+    free = free_dquots()
+    if trace:
+        tracer.start()
+    for p in drop:
+        os.unlink(p)
+    if libc.quotactl((Q_SYNC << 8) | USRQUOTA, dev.encode(), 0, None):
+        raise OSError(ctypes.get_errno(), "quotactl(Q_SYNC)")
+    if trace:
+        calls = tracer.stop().get(threading.get_native_id(), [])
+        flushed += ("flush_delayed_work", "dquot_writeback_dquots") in calls
+    # a user and a group dquot per dropped file (chown set both)
+    released = free_dquots() - free
+    if released < 2 * drops:
+        bad.append("round %d: Q_SYNC returned with %d of %d dquots still being released"
+                   % (r, 2 * drops - released, 2 * drops))
+    # and releases right before a freeze
+    for k in range(users):
+        os.unlink(make("freeze-%d-%d" % (r, k), 200000 + r * users + k))
+    fcntl.ioctl(fd, FIFREEZE, 0)
+    time.sleep(0.05)
+    fcntl.ioctl(fd, FITHAW, 0)
+    os.close(fd)
+subprocess.run(["umount", mnt], check=True)
+subprocess.run(["mount", "-t", "ext4", dev, mnt], check=True)
+bad += ["uid %d: %d inodes charged, %d files left" % (20000 + k, n, rounds)
+        for k in range(users) for n in [inodes_of(20000 + k)] if n != rounds]
+subprocess.run(["umount", mnt], check=True)
+if trace and not flushed:
+    bad.append("no Q_SYNC met releases of its own dquots pending: not exercised")
+for b in bad:
+    print("FAIL: " + b)
+print("# release: %d rounds of %d users' dquots released, then Q_SYNC, in %.0f s%s; "
+      "usage after remount %s" % (rounds, drops, time.time() - start,
+                                  ", %d Q_SYNC flushed the release work" % flushed if trace else "",
+                                  "matches" if not bad else "wrong"))
+sys.exit(1 if bad else 0)
+PY
