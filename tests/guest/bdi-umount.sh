@@ -15,27 +15,8 @@
 require mkfs.btrfs python3 losetup
 
 if [ "${EXPECT_VARIANT:-}" != debug ]; then
-	[ -f /sys/kernel/tracing/available_filter_functions ] ||
-		mount -t tracefs none /sys/kernel/tracing 2>/dev/null
-	[ -f /sys/kernel/tracing/available_filter_functions ] || skip "no function tracer"
-	out=$SCRATCH/s3-btrfs.json
-	python3 "$TESTS/../bench/umount_sync.py" "${CYCLES:-4}" btrfs > "$out" ||
-		fail "umount_sync.py failed"
-	cat "$out"
-	python3 - "$out" "$TESTS/../bench" <<'PY' || exit 1
-import json, sys
-sys.path.insert(0, sys.argv[2])
-import tracer
-r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][0]
-bad = {s: n for s, n in r["per_call_site"].items()
-       if s.split("<-")[0] in tracer.GRACE_PERIOD
-       and s.split("<-")[1] in ("bdi_unregister", "bdi_remove_from_list")}
-for s, n in bad.items():
-    print("FAIL: btrfs: %s %.2f per umount" % (s, n))
-if not bad:
-    print("ok: %d btrfs umounts, no grace-period wait from bdi_unregister()" % r["cycles"])
-sys.exit(1 if bad else 0)
-PY
+	need_function_tracer
+	no_umount_wait btrfs "grace period" bdi_unregister bdi_remove_from_list
 fi
 
 dev=$(make_fs btrfs "$SCRATCH")

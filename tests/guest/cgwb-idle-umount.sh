@@ -9,9 +9,7 @@
 . "$TESTS/guest/lib.sh"
 [ "${EXPECT_VARIANT:-}" = debug ] &&
 	skip "counts do not depend on the config; run on the test config only"
-[ -f /sys/kernel/tracing/available_filter_functions ] ||
-	mount -t tracefs none /sys/kernel/tracing 2>/dev/null
-[ -f /sys/kernel/tracing/available_filter_functions ] || skip "no function tracer"
+need_function_tracer
 grep -qw io /sys/fs/cgroup/cgroup.controllers || skip "no io controller"
 require mkfs.ext4 python3
 

@@ -25,3 +25,36 @@ make_fs() {
 }
 
 drop_fs() { case $1 in /dev/loop*) losetup -d "$1" ;; esac; }
+
+# need_function_tracer: skip the test unless the function tracer is there
+need_function_tracer() {
+	[ -f /sys/kernel/tracing/available_filter_functions ] ||
+		mount -t tracefs none /sys/kernel/tracing 2>/dev/null
+	[ -f /sys/kernel/tracing/available_filter_functions ] || skip "no function tracer"
+}
+
+# no_umount_wait FSTYPE WHAT CALLER...: trace CYCLES (default 4) idle umounts
+# of FSTYPE with S3's tracer (bench/umount_sync.py); fail if a wait of kind
+# WHAT ("grace period" or "flush") was called from one of the CALLERs
+no_umount_wait() {
+	local fs=$1 what=$2 out=$SCRATCH/s3-$1.json
+	shift 2
+	python3 "$TESTS/../bench/umount_sync.py" "${CYCLES:-4}" "$fs" > "$out" ||
+		fail "umount_sync.py failed"
+	cat "$out"
+	python3 - "$out" "$TESTS/../bench" "$fs" "$what" "$@" <<'PY' || exit 1
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import tracer
+fs, what, callers = sys.argv[3], sys.argv[4], set(sys.argv[5:])
+funcs = tracer.GRACE_PERIOD if what == "grace period" else tracer.FLUSHES
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][0]
+bad = {s: n for s, n in r["per_call_site"].items()
+       if s.split("<-")[0] in funcs and s.split("<-")[1] in callers}
+for s, n in bad.items():
+    print("FAIL: %s: %s %.2f per umount" % (fs, s, n))
+if not bad:
+    print("ok: %d %s umounts, no %s from %s" % (r["cycles"], fs, what, ", ".join(sorted(callers))))
+sys.exit(1 if bad else 0)
+PY
+}

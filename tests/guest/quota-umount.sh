@@ -21,23 +21,8 @@
 require mkfs.ext4 python3 losetup
 
 if [ "${EXPECT_VARIANT:-}" != debug ]; then
-	[ -f /sys/kernel/tracing/available_filter_functions ] ||
-		mount -t tracefs none /sys/kernel/tracing 2>/dev/null
-	[ -f /sys/kernel/tracing/available_filter_functions ] || skip "no function tracer"
-	out=$SCRATCH/s3-ext4.json
-	python3 "$TESTS/../bench/umount_sync.py" "${CYCLES:-4}" ext4 > "$out" ||
-		fail "umount_sync.py failed"
-	cat "$out"
-	python3 - "$out" <<'PY' || exit 1
-import json, sys
-r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][0]
-bad = {s: n for s, n in r["per_call_site"].items() if s.endswith("<-dquot_writeback_dquots")}
-for s, n in bad.items():
-    print("FAIL: ext4 without quota: %s %.2f per umount" % (s, n))
-if not bad:
-    print("ok: %d ext4 umounts, no flush of the dquot release work" % r["cycles"])
-sys.exit(1 if bad else 0)
-PY
+	need_function_tracer
+	no_umount_wait ext4 flush dquot_writeback_dquots
 fi
 
 img=$SCRATCH/quota.img
