@@ -38,7 +38,6 @@ reported).  Exit 0 pass, 1 fail, 4 skip.
 """
 import atexit
 import collections
-import ctypes
 import errno
 import os
 import re
@@ -46,22 +45,14 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guestlib  # noqa: E402
+from guestlib import SCRATCH, fail, mount, skip  # noqa: E402
+
 DBG = "/sys/kernel/debug"
 FS = [f for f in os.environ.get("FI_FS", "tmpfs,ext4").replace(",", " ").split()]
 MEMCGS = int(os.environ.get("MEMCGS", "1000"))
-SCRATCH = os.environ.get("SCRATCH", "/tmp")
 FAILSLAB_CACHES = ("kmalloc-2k", "kmalloc-4k")
-libc = ctypes.CDLL(None, use_errno=True)
-
-
-def fail(msg):
-    print("FAIL: " + msg, flush=True)
-    sys.exit(1)
-
-
-def skip(msg):
-    print("SKIP: " + msg, flush=True)
-    sys.exit(4)
 
 
 def put(path, value):
@@ -82,16 +73,10 @@ def devkmsg_unlimited():
     return old
 
 
-def mount(src, dst, fstype):
-    """mount(2) from this thread (fail-nth counts this thread's allocations)"""
-    if libc.mount(src.encode(), dst.encode(), fstype.encode(), 0, None) == 0:
-        return 0
-    return ctypes.get_errno()
-
-
 def umount(dst):
-    if libc.umount2(dst.encode(), 0) != 0:
-        fail(f"umount {dst}: {os.strerror(ctypes.get_errno())}")
+    err = guestlib.umount(dst)
+    if err:
+        fail(f"umount {dst}: {os.strerror(err)}")
 
 
 def make_dev(fs):

@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""Non-lazy umount(2) racing the mount's lockless users still either fails
+with EBUSY or returns with the filesystem shut down.
+
+For each filesystem in RACE_FS (default tmpfs, ext4, xfs, btrfs; the block
+ones on loop devices), ROUNDS rounds of mount, then umount2(mnt, 0) retried
+while it says EBUSY, while four processes run flat out on the mount:
+  - stat() of files two levels into it, one through ".." (RCU path walks
+    that take a mount reference in legitimize_mnt() when they complete),
+  - reads of /proc/self/mountinfo (the namespace's mount list),
+  - open() of a file on it, readlink() of /proc/self/fd/N (d_path) and
+    close() (a file, hence a mount reference, dropped concurrently; its
+    mntput() may be the fast path that sees a namespace still set),
+  - chdir() into it and back out (a reference held in between).
+Right after each successful umount(2), before anything else:
+  - a block filesystem's loop device opens O_EXCL (the superblock has let
+    go of it: what LTP's loop-device tests need),
+  - every entry the mount created in the shrinker debugfs directory,
+    /sys/fs/FS, /proc/fs/FS, /proc/fs/jbd2 and /sys/class/bdi is gone,
+  - the mount point is no longer a mount.
+Any other errno from umount(2) or mount(2) fails.  At the end, with
+kmemleak, nothing allocated through mount, shrinkers, list_lru, cgroup
+writeback or a bdi may leak; the host fails the run on a KASAN, lockdep or
+WARN report.  Exit 0 pass, 1 fail, 4 skip.
+"""
+import errno
+import os
+import random
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from guestlib import (SCRATCH, drop_fs, fail, kmemleak_check, make_fs, mount,  # noqa: E402
+                      mount_debugfs, umount, write)
+
+FSS = os.environ.get("RACE_FS", "tmpfs ext4 xfs btrfs").replace(",", " ").split()
+ROUNDS = int(os.environ.get("ROUNDS", "200"))
+STOP = os.path.join(SCRATCH, "race-stop")
+
+
+def watched(fs):
+    return ["/sys/kernel/debug/shrinker", f"/sys/fs/{fs}", f"/proc/fs/{fs}",
+            "/proc/fs/jbd2", "/sys/class/bdi"]
+
+
+def entries(dirs):
+    found = set()
+    for d in dirs:
+        try:
+            found.update(os.path.join(d, e) for e in os.listdir(d))
+        except FileNotFoundError:
+            pass
+    return found
+
+
+def racer(name, mnt, step):
+    """run step(mnt) until STOP exists, ignoring its errors; count the
+    calls into SCRATCH/n-NAME"""
+    os.nice(5)
+    n = 0
+    while not os.path.exists(STOP):
+        for _ in range(50):
+            try:
+                step(mnt)
+            except OSError:
+                pass
+            n += 1
+        write(os.path.join(SCRATCH, "n-" + name), str(n))
+
+
+def stat_walk(mnt):
+    os.stat(mnt + "/d/g")
+    os.stat(mnt + "/d/../f")
+
+
+def chdir_in_out(mnt):
+    os.chdir(mnt + "/d")
+    os.chdir("/")
+
+
+def read_mountinfo(mnt):
+    with open("/proc/self/mountinfo") as f:
+        f.read()
+
+
+def open_dpath_close(mnt):
+    fd = os.open(mnt + "/d/g", os.O_RDONLY)
+    try:
+        os.readlink(f"/proc/self/fd/{fd}")
+    finally:
+        os.close(fd)
+
+
+def start_racers(mnt):
+    pids = []
+    for name, step in (("stat", stat_walk), ("mountinfo", read_mountinfo),
+                       ("dpath", open_dpath_close), ("chdir", chdir_in_out)):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                racer(name, mnt, step)
+            finally:
+                os._exit(0)
+        pids.append(pid)
+    return pids
+
+
+def count(name):
+    try:
+        with open(os.path.join(SCRATCH, "n-" + name)) as f:
+            return int(f.read() or 0)
+    except (OSError, ValueError):
+        return 0
+
+
+def rounds_of(fs):
+    src = make_fs(fs)
+    mnt = f"{SCRATCH}/race-{fs}"
+    os.makedirs(mnt, exist_ok=True)
+    dirs = watched(fs)
+    if os.path.exists(STOP):
+        os.unlink(STOP)
+    pids = start_racers(mnt)
+    busy = 0
+    began = time.time()
+    try:
+        for i in range(ROUNDS):
+            before = entries(dirs)
+            err = mount(src, mnt, fs)
+            if err:
+                fail(f"{fs} round {i}: mount: {os.strerror(err)}")
+            if not os.path.exists(mnt + "/d/g"):
+                os.makedirs(mnt + "/d", exist_ok=True)
+                write(mnt + "/d/g", "g\n")
+                write(mnt + "/f", "f\n")
+            created = entries(dirs) - before
+            time.sleep(random.random() / 50)
+            deadline = time.time() + 10
+            while True:
+                err = umount(mnt)
+                if err != errno.EBUSY or time.time() > deadline:
+                    break
+                busy += 1
+                time.sleep(0.001)
+            if err:
+                fail(f"{fs} round {i}: umount: {os.strerror(err)}"
+                     f"{' for 10 s' if err == errno.EBUSY else ''}")
+            if src.startswith("/dev/"):
+                try:
+                    os.close(os.open(src, os.O_RDONLY | os.O_EXCL))
+                except OSError as e:
+                    fail(f"{fs} round {i}: umount returned and {src} does not open"
+                         f" O_EXCL: {e.strerror}")
+            left = created & entries(dirs)
+            if left:
+                fail(f"{fs} round {i}: umount returned and {', '.join(sorted(left))}"
+                     " still exist(s)")
+            if os.path.ismount(mnt):
+                fail(f"{fs} round {i}: umount returned 0 and {mnt} is still a mount point")
+    finally:
+        write(STOP, "")
+        for pid in pids:
+            os.waitpid(pid, 0)
+        drop_fs(src)
+    print(f"# {fs}: {ROUNDS} umounts in {time.time() - began:.0f} s, {busy} EBUSY retries;"
+          f" racing {count('stat')} stat pairs, {count('mountinfo')} mountinfo reads,"
+          f" {count('dpath')} open+d_path+close, {count('chdir')} chdir in and out",
+          flush=True)
+
+
+def main():
+    mount_debugfs()
+    for fs in FSS:
+        rounds_of(fs)
+    kmemleak_check()
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(1))
+    main()
