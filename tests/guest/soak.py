@@ -76,33 +76,46 @@ def drop_caches():
 def memcg_writers():
     n = 0
     data = os.urandom(262144)
+    scratch_dev = os.stat(SCRATCH).st_dev
     while not os.path.exists(STOP):
-        n += 1
-        m = f"{CG}/w{n}"
-        try:
-            os.mkdir(m)
-        except OSError:
-            continue
+        time.sleep(0.2)
         mounted = [f"{SCRATCH}/m-{fs}" for fs in ("ext4", "xfs", "btrfs")
                    if fs in FSS and os.path.ismount(f"{SCRATCH}/m-{fs}")]
-        mnt = random.choice(mounted) if mounted else SCRATCH
-        # a child in the memcg dirties pages on whatever is mounted now
+        if not mounted:
+            continue
+        # the directory, opened while still mounted, pins the mount until
+        # the file is written (the umount meanwhile gets EBUSY and retries);
+        # unmounted in between, it is SCRATCH's own: skip, or the files
+        # would pile up in the guest's tmpfs
+        try:
+            dfd = os.open(random.choice(mounted), os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        if os.fstat(dfd).st_dev == scratch_dev:
+            os.close(dfd)
+            continue
+        n += 1
+        m = f"{CG}/w{n}"
+        os.mkdir(m)
+        # a child in the memcg dirties pages on that filesystem
         pid = os.fork()
         if pid == 0:
             try:
                 write(m + "/cgroup.procs", str(os.getpid()))
-                with open(f"{mnt}/cg-{n}", "wb") as f:
-                    f.write(data)
+                fd = os.open(f"cg-{n}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644,
+                             dir_fd=dfd)
+                os.write(fd, data)
+                os.close(fd)
             except OSError:
                 pass
             os._exit(0)
         os.waitpid(pid, 0)
+        os.close(dfd)
         try:
             os.rmdir(m)
         except OSError:
             pass
         count("memcg", n)
-        time.sleep(0.2)
 
 
 def stat_walkers():
