@@ -13,9 +13,23 @@ def _check(ret, what):
         raise OSError(err, "%s: %s" % (what, os.strerror(err)))
 
 
-def mount(fstype, source, target, data=None):
-    _check(_libc.mount(source.encode(), target.encode(), fstype.encode(), 0,
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+CLONE_NEWNS = 0x00020000
+
+
+def mount(fstype, source, target, data=None, flags=0):
+    _check(_libc.mount(source.encode(), target.encode(),
+                       fstype.encode() if fstype else None, flags,
                        data.encode() if data else None), "mount %s" % target)
+
+
+def unshare(flags):
+    _check(_libc.unshare(flags), "unshare")
+
+
+def setns(fd, nstype):
+    _check(_libc.setns(fd, nstype), "setns")
 
 
 def umount(target):
