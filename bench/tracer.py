@@ -23,6 +23,11 @@ FLUSHES = ["__flush_workqueue", "drain_workqueue", "flush_work", "flush_delayed_
 # cgroup_writeback_umount() it means the umount waited for wb switches of its
 # own superblock (per-superblock drain, patched kernels only).
 MARKERS = ["cgroup_writeback_umount", "init_wait_var_entry"]
+# Of the default set, only the RCU Tasks flavours may be missing: each is
+# built only when something selects it (PREEMPTION, BPF), and without it
+# nothing can call it (synchronize_rcu_tasks() is then synchronize_rcu()).
+DEFAULT_OPTIONAL = ["synchronize_rcu_tasks", "synchronize_rcu_tasks_rude",
+                    "synchronize_rcu_tasks_trace"]
 
 # Callers whose flush waits for work queued by the whole system, not by the
 # superblock being unmounted.  Every other flush seen in S3 on 6.1.192 (ext4,
@@ -62,24 +67,35 @@ def _write(name, value):
         f.write(value)
 
 
-def setup(functions=None):
+def setup(functions=None, optional=()):
     """Enable the function tracer on FUNCTIONS (default: the grace-period
-    waits and flushes of S2/S3), once per boot.  A boot already tracing
-    another set cannot change it: that raises, naming the cause."""
-    functions = functions or GRACE_PERIOD + FLUSHES + MARKERS
+    waits and flushes of S2/S3), once per boot.  A function that cannot be
+    traced (not in available_filter_functions: notrace, inlined, not built)
+    raises, naming it, unless it is in OPTIONAL: a wait the tracer cannot
+    see would otherwise count as a wait not made.  Returns the optional
+    functions left out.  A boot already tracing another set cannot change
+    it: that raises, naming the cause."""
+    if functions is None:
+        functions, optional = GRACE_PERIOD + FLUSHES + MARKERS, DEFAULT_OPTIONAL
     if not os.path.exists(os.path.join(TRACING, "trace")):
         os.system("mount -t tracefs none %s" % TRACING)
     available = set(open(os.path.join(TRACING, "available_filter_functions")).read().split())
     funcs = [f for f in functions if f in available]
+    dropped = [f for f in functions if f not in available]
+    missing = [f for f in dropped if f not in optional]
+    if missing:
+        raise RuntimeError("cannot trace %s: not in available_filter_functions"
+                           % ", ".join(missing))
     if open(os.path.join(TRACING, "current_tracer")).read().strip() == "function":
         have = set(open(os.path.join(TRACING, "set_ftrace_filter")).read().split())
         if have != set(funcs):
             raise RuntimeError("the function tracer already traces another set of functions "
                                "in this boot; run this scenario in a boot of its own")
-        return
+        return dropped
     _write("tracing_on", "0")
     _write("set_ftrace_filter", "\n".join(funcs) + "\n")
     _write("current_tracer", "function")
+    return dropped
 
 
 def start():

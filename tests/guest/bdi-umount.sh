@@ -9,8 +9,9 @@
 #           laptop_sync_completion() with vm.laptop_mode set) and writes of
 #           vm.dirtytime_expire_seconds (wakeup_dirtytime_writeback() at
 #           once).  After each umount(2) returns, the bdi must be gone from
-#           /sys/class/bdi and the loop device must open O_EXCL.  A KASAN
-#           report (a walker reading a freed bdi) fails the run on the host.
+#           /sys/class/bdi and the loop device must open O_EXCL.  Each walker
+#           must have run (count > 0) and not died.  A KASAN report (a walker
+#           reading a freed bdi) fails the run on the host.
 . "$TESTS/guest/lib.sh"
 require mkfs.btrfs python3 losetup
 
@@ -26,7 +27,8 @@ import glob, os, subprocess, sys, threading, time
 dev, mnt, cycles = sys.argv[1], sys.argv[2], int(sys.argv[3])
 os.makedirs(mnt, exist_ok=True)
 stop = threading.Event()
-walks = {"sync": 0, "dirtytime": 0}
+walks = {"sync 1": 0, "sync 2": 0, "dirtytime": 0}
+died = []
 laptop = open("/proc/sys/vm/laptop_mode").read()
 dirtytime = open("/proc/sys/vm/dirtytime_expire_seconds").read()
 
@@ -36,16 +38,23 @@ def put(path, value):
         f.write(value)
 
 
-def syncs():
+def syncs(name):
     while not stop.is_set():
         os.sync()
-        walks["sync"] += 1
+        walks[name] += 1
 
 
-def dirtytime_wakeups():
+def dirtytime_wakeups(name):
     while not stop.is_set():
         put("/proc/sys/vm/dirtytime_expire_seconds", "43200")
-        walks["dirtytime"] += 1
+        walks[name] += 1
+
+
+def walker(name, fn):
+    try:
+        fn(name)
+    except Exception as e:
+        died.append("%s walker died after %d walks: %r" % (name, walks[name], e))
 
 
 def btrfs_bdis():
@@ -53,7 +62,8 @@ def btrfs_bdis():
 
 
 put("/proc/sys/vm/laptop_mode", "5")
-threads = [threading.Thread(target=f) for f in (syncs, syncs, dirtytime_wakeups)]
+threads = [threading.Thread(target=walker, args=(name, fn))
+           for name, fn in (("sync 1", syncs), ("sync 2", syncs), ("dirtytime", dirtytime_wakeups))]
 for t in threads:
     t.start()
 bad, start = [], time.time()
@@ -83,9 +93,11 @@ finally:
         t.join()
     put("/proc/sys/vm/laptop_mode", laptop)
     put("/proc/sys/vm/dirtytime_expire_seconds", dirtytime)
+bad += died + ["the %s walker did nothing" % w for w, n in walks.items() if n == 0]
 for b in bad:
     print("FAIL: " + b)
-print("# race: %d btrfs umounts in %.0f s, meanwhile %d sync(2) and %d dirtytime wakeups "
-      "walked bdi_list" % (i + 1, time.time() - start, walks["sync"], walks["dirtytime"]))
+print("# race: %d btrfs umounts in %.0f s, meanwhile %d + %d sync(2) and %d dirtytime wakeups "
+      "walked bdi_list" % (i + 1, time.time() - start, walks["sync 1"], walks["sync 2"],
+                           walks["dirtytime"]))
 sys.exit(1 if bad else 0)
 PY

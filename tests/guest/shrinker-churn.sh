@@ -9,8 +9,9 @@
 #     creates dentries (memcg reclaim: shrink_slab_memcg),
 #   - a loop reads every shrinker's debugfs "count" and writes "scan".
 # Passes when every mount and umount worked, every background loop did real
-# work and is still alive at the end; the host fails the run on any
-# KASAN/lockdep/WARN/hung-task report in the kernel log.
+# work (each loop exits non-zero on an error or when it did nothing, after
+# printing its count) and ended by the deadline; the host fails the run on
+# any KASAN/lockdep/WARN/hung-task report in the kernel log.
 . "$TESTS/guest/lib.sh"
 # (tests/guest/settings gives the debug config its own CHURN_SECONDS)
 seconds=${CHURN_SECONDS:-20}
@@ -37,31 +38,40 @@ end=$(( $(date +%s) + seconds ))
 counts=$SCRATCH/counts
 mkdir -p "$counts"
 
+# worker_done NAME N: print and record a background loop's count; its
+# status, the loop's exit status, says whether it did anything
+worker_done() {
+	echo "# $1: $2"
+	echo "$2" > "$counts/$1"
+	[ "$2" -gt 0 ] || { echo "FAIL: $1: nothing done in $seconds s"; return 1; }
+}
+
 drop_loop() {
 	local n=0
 	while [ "$(date +%s)" -lt "$end" ]; do
-		echo 2 > /proc/sys/vm/drop_caches
+		echo 2 > /proc/sys/vm/drop_caches ||
+			{ echo "FAIL: drop: drop_caches write failed after $n"; return 1; }
 		n=$((n + 1))
 	done
-	echo "$n" > "$counts/drop"
+	worker_done drop "$n"
 }
 
 memcg_loop() {
 	local cg=/sys/fs/cgroup/shrinker-churn n=0
-	echo "+memory" > /sys/fs/cgroup/cgroup.subtree_control
-	mkdir -p "$cg"
-	echo 24M > "$cg/memory.max"
-	echo $BASHPID > "$cg/cgroup.procs"
+	{ echo "+memory" > /sys/fs/cgroup/cgroup.subtree_control && mkdir -p "$cg" &&
+		echo 24M > "$cg/memory.max" && echo $BASHPID > "$cg/cgroup.procs"; } ||
+		{ echo "FAIL: memcg: cannot set up $cg"; return 1; }
 	while [ "$(date +%s)" -lt "$end" ]; do
-		cat "$data"/f* > /dev/null
+		cat "$data"/f* > /dev/null ||
+			{ echo "FAIL: memcg: reading $data failed after $n rounds"; return 1; }
 		# failed lookups: negative dentries charged to the memcg
 		for j in $(seq 200); do { : < "$data/d/nonexistent-$n-$j"; } 2>/dev/null; done
 		n=$((n + 1))
 	done
-	echo "$n" > "$counts/memcg"
 	awk '$1 == "max" || $1 == "high" { s += $2 } END { print s + 0 }' "$cg/memory.events" > "$counts/memcg-events"
 	grep -E '^pgscan ' "$cg/memory.stat" | awk '{ print $2 }' > "$counts/memcg-pgscan"
 	echo $BASHPID > /sys/fs/cgroup/cgroup.procs
+	worker_done memcg "$n"
 }
 
 debugfs_loop() {
@@ -77,12 +87,15 @@ debugfs_loop() {
 			done < <(cat "$d/count" 2>/dev/null)
 		done
 	done
-	echo "$n" > "$counts/debugfs"
+	worker_done debugfs "$n"
 }
 
-drop_loop & p1=$!
-memcg_loop & p2=$!
-debugfs_loop & p3=$!
+# name[pid] of each background loop, for the verdict
+name=()
+drop_loop & name[$!]=drop
+memcg_loop & name[$!]=memcg
+debugfs_loop & name[$!]=debugfs
+loops=("${!name[@]}")
 
 # one mount/umount loop per filesystem, all at once: slow XFS and btrfs
 # cycles (seconds each under KASAN) do not hold back tmpfs and ext4, and
@@ -90,43 +103,42 @@ debugfs_loop & p3=$!
 churn_loop() { # fstype source mountpoint
 	local n=0
 	while [ "$(date +%s)" -lt "$end" ]; do
-		mount -t "$1" "$2" "$3" || { echo "mount $1 failed in cycle $n" > "$counts/$1.err"; break; }
-		echo x > "$3/x"
-		umount "$3" || { echo "umount $1 failed in cycle $n" > "$counts/$1.err"; break; }
+		mount -t "$1" "$2" "$3" || { echo "FAIL: $1: mount failed in cycle $n"; return 1; }
+		echo x > "$3/x" || { echo "FAIL: $1: write failed in cycle $n"; umount "$3"; return 1; }
+		umount "$3" || { echo "FAIL: $1: umount failed in cycle $n"; return 1; }
 		n=$((n + 1))
 	done
-	echo "$n" > "$counts/$1.cycles"
+	worker_done "$1.cycles" "$n"
 }
 churn_pids=()
 for c in "${churn[@]}"; do
 	churn_loop $c &
 	churn_pids+=($!)
-done
-wait "${churn_pids[@]}"
-cycles= cycles_total=0
-for c in "${churn[@]}"; do
 	set -- $c
-	[ ! -f "$counts/$1.err" ] || fail "$(cat "$counts/$1.err")"
-	n=$(cat "$counts/$1.cycles")
-	[ "$n" -gt 0 ] || fail "no $1 mount/umount cycle completed"
-	cycles="$cycles $1 $n," cycles_total=$((cycles_total + n))
+	name[$!]=$1
 done
+failed=
+for p in "${churn_pids[@]}"; do wait $p || failed="$failed ${name[$p]}"; done
 # a background loop that is still running well after the deadline is hung
-for p in $p1 $p2 $p3; do
+for p in "${loops[@]}"; do
 	for _ in $(seq 60); do kill -0 $p 2>/dev/null || break; sleep 1; done
-	kill -0 $p 2>/dev/null && fail "background loop $p still running 60 s after the end"
-	wait $p || fail "background loop $p failed"
+	kill -0 $p 2>/dev/null && fail "background loop ${name[$p]} still running 60 s after the end"
+	wait $p || failed="$failed ${name[$p]}"
 done
 umount "$data"
 drop_fs "$ext4"
 for c in "${churn[@]}"; do set -- $c; drop_fs "$2"; done
 rmdir /sys/fs/cgroup/shrinker-churn 2>/dev/null
+[ -z "$failed" ] || fail "loop(s)$failed failed or did nothing (above)"
+cycles=
+for c in "${churn[@]}"; do
+	set -- $c
+	cycles="$cycles $1 $(cat "$counts/$1.cycles"),"
+done
 
 drops=$(cat "$counts/drop") memcg=$(cat "$counts/memcg") dbgops=$(cat "$counts/debugfs")
 events=$(cat "$counts/memcg-events") pgscan=$(cat "$counts/memcg-pgscan")
 echo "# $seconds s: mount/umount cycles:$cycles $drops slab drops," \
 	"$memcg memcg rounds ($events max/high events, $pgscan pages scanned), $dbgops debugfs scans"
-[ "$drops" -gt 0 ] || fail "no slab drop completed"
-[ "$dbgops" -gt 0 ] || fail "no debugfs scan succeeded"
 [ "${pgscan:-0}" -gt 0 ] || fail "the memcg never reclaimed: no memcg shrink_slab pressure"
 exit 0

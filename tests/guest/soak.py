@@ -17,7 +17,11 @@ Each cycle checks the file the previous cycle of the same filesystem wrote
 umount(2) must detach the mount (EBUSY, while a memcg writer has a file
 open, is retried for up to 10 s).  With kmemleak, nothing allocated through
 mount, the shrinkers, list_lru or cgroup writeback may leak.  Prints the
-counts the README's reliability table quotes.  Exit 0 pass, 1 fail, 4 skip.
+counts the README's reliability table quotes, and fails unless each of them
+is what the run implies: every cycle's predecessor read back byte for byte,
+and at least one count+scan, drop_caches, memcg written from and removed
+and stat walk (EBUSY retries are counted, not required: they are a race).  A stressor that hits an error exits non-zero,
+which fails the test.  Exit 0 pass, 1 fail, 4 skip.
 
 The cycles and the stressors are system calls from long-lived Python
 processes rather than shell commands: under TCG on the debug config a
@@ -48,28 +52,40 @@ def count(name, n):
     write(os.path.join(SCRATCH, "n-" + name), str(n))
 
 
+def stopped():
+    return os.path.exists(STOP)
+
+
+# The stressors make their first pass before they look for STOP, so that
+# even a short run has the work of each (but the memcg writers: they wait
+# for a mount).
 def debugfs_scans():
     n = 0
-    while not os.path.exists(STOP):
-        # a superblock's directory may go away under us: quietly
+    while True:
+        # a superblock's directory may go away under us: quietly, and
+        # only a count and a scan that both worked are counted
         for d in glob.glob("/sys/kernel/debug/shrinker/*/"):
             try:
                 with open(d + "count") as f:
                     f.read()
                 write(d + "scan", "0 0 128")
             except OSError:
-                pass
+                continue
             n += 1
         count("debugfs", n)
+        if stopped():
+            break
         time.sleep(0.2)
 
 
 def drop_caches():
     n = 0
-    while not os.path.exists(STOP):
+    while True:
         write("/proc/sys/vm/drop_caches", "3")
         n += 1
         count("drop", n)
+        if stopped():
+            break
         time.sleep(1)
 
 
@@ -77,7 +93,7 @@ def memcg_writers():
     n = 0
     data = os.urandom(262144)
     scratch_dev = os.stat(SCRATCH).st_dev
-    while not os.path.exists(STOP):
+    while not stopped():
         time.sleep(0.2)
         mounted = [f"{SCRATCH}/m-{fs}" for fs in ("ext4", "xfs", "btrfs")
                    if fs in FSS and os.path.ismount(f"{SCRATCH}/m-{fs}")]
@@ -100,27 +116,30 @@ def memcg_writers():
         # a child in the memcg dirties pages on that filesystem
         pid = os.fork()
         if pid == 0:
+            code = 1
             try:
                 write(m + "/cgroup.procs", str(os.getpid()))
                 fd = os.open(f"cg-{n}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644,
                              dir_fd=dfd)
                 os.write(fd, data)
                 os.close(fd)
-            except OSError:
-                pass
-            os._exit(0)
-        os.waitpid(pid, 0)
+                code = 0
+            except OSError as e:
+                print(f"# memcg writer {n}: {e}", flush=True)
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
         os.close(dfd)
-        try:
-            os.rmdir(m)
-        except OSError:
-            pass
+        if status:
+            raise RuntimeError(f"memcg writer {n}: the child failed to write"
+                               f" (status {status:#x})")
+        os.rmdir(m)
         count("memcg", n)
 
 
 def stat_walkers():
     n = 0
-    while not os.path.exists(STOP):
+    while True:
         with open("/proc/self/mountinfo") as f:
             f.read()
         for fs in FSS:
@@ -130,16 +149,26 @@ def stat_walkers():
                 pass
         n += 1
         count("stat", n)
+        if stopped():
+            break
         time.sleep(0.1)
 
 
 def start(fn):
+    """fork a stressor: exit 0 when fn returns, 1 (with the traceback) when
+    it raised"""
     pid = os.fork()
     if pid == 0:
+        code = 1
         try:
             fn()
+            code = 0
+        except BaseException:
+            traceback.print_exc()
         finally:
-            os._exit(0)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
     return pid
 
 
@@ -194,9 +223,19 @@ def cycle_fs(fs, src, cycles):
     write(f"{SCRATCH}/r-{fs}", f"{cycles} {verified} {busy} {secs:.0f}")
 
 
+def verified_bytes(cycles):
+    """what cycle_fs reads back over CYCLES cycles of a block filesystem:
+    each cycle but the first reads its predecessor's file"""
+    return sum(65536 + i % 4096 for i in range(cycles - 1))
+
+
 def main():
     if CYCLES <= 0:
         skip("SOAK_CYCLES=0 for this config (scripts/soak runs the long soak)")
+    # SCRATCH is shared with the tests run before (umount-race counts into
+    # n-stat too): no count and no stop mark of theirs may be taken for ours
+    for f in glob.glob(STOP) + glob.glob(os.path.join(SCRATCH, "n-*")):
+        os.unlink(f)
     mount_debugfs()
     dev = {}
     for fs in FSS:
@@ -215,7 +254,8 @@ def main():
     except OSError:
         write(CG + "/cgroup.subtree_control", "+memory")
 
-    stressors = [start(fn) for fn in (debugfs_scans, drop_caches, memcg_writers, stat_walkers)]
+    stressors = {start(fn): fn.__name__
+                 for fn in (debugfs_scans, drop_caches, memcg_writers, stat_walkers)}
     began = time.time()
     share = {fs: CYCLES // len(FSS) + (k < CYCLES % len(FSS)) for k, fs in enumerate(FSS)}
     workers = {}
@@ -244,13 +284,20 @@ def main():
                     failed.append(fs)
                     for other in workers:
                         os.kill(other, signal.SIGTERM)
+            elif pid in stressors:
+                # one that died early: its status is collected here
+                if os.waitstatus_to_exitcode(status) != 0:
+                    failed.append(stressors[pid])
+                del stressors[pid]
     finally:
         open(STOP, "w").close()
-        for pid in stressors + list(workers):
+        for pid in list(stressors) + list(workers):
             try:
-                os.waitpid(pid, 0)
+                _, status = os.waitpid(pid, 0)
             except ChildProcessError:
-                pass
+                continue
+            if pid in stressors and os.waitstatus_to_exitcode(status) != 0:
+                failed.append(stressors[pid])
     secs = time.time() - began
     for fs in FSS:
         drop_fs(dev[fs])
@@ -260,7 +307,7 @@ def main():
         except OSError:
             pass
     if failed:
-        fail("cycling failed on " + ", ".join(failed))
+        fail("failed: " + ", ".join(failed))
     res = {}
     for fs in FSS:
         with open(f"{SCRATCH}/r-{fs}") as f:
@@ -272,6 +319,20 @@ def main():
           f" {background_count('drop')} drop_caches, {background_count('memcg')} memcgs"
           f" written from and removed, {background_count('stat')} stat walks;"
           f" {sum(r[2] for r in res.values())} umounts retried (busy)", flush=True)
+    bad = [f"{fs}: {res[fs][1]} bytes verified, its cycles wrote {verified_bytes(share[fs])}"
+            for fs in FSS if fs != "tmpfs" and res[fs][1] != verified_bytes(share[fs])]
+    # memcg writers use the block filesystems only
+    block = any(fs in FSS for fs in ("ext4", "xfs", "btrfs"))
+    bad += [f"no {what}" for name, what in (
+        ("debugfs", "shrinker count+scan"), ("drop", "drop_caches"),
+        ("memcg", "memcg written from and removed"), ("stat", "stat walk"))
+        if background_count(name) == 0 and (block or name != "memcg")]
+    # EBUSY retries are printed, not required: whether a umount meets a
+    # writer's open file is a race, and short (debug) runs may see none
+    for b in bad:
+        print("FAIL: " + b, flush=True)
+    if bad:
+        sys.exit(1)
     kmemleak_check()
 
 

@@ -18,10 +18,13 @@ Right after each successful umount(2), before anything else:
   - every entry the mount created in the shrinker debugfs directory,
     /sys/fs/FS, /proc/fs/FS, /proc/fs/jbd2 and /sys/class/bdi is gone,
   - the mount point is no longer a mount.
-Any other errno from umount(2) or mount(2) fails.  At the end, with
-kmemleak, nothing allocated through mount, shrinkers, list_lru, cgroup
-writeback or a bdi may leak; the host fails the run on a KASAN, lockdep or
-WARN report.  Exit 0 pass, 1 fail, 4 skip.
+Any other errno from umount(2) or mount(2) fails.  Each racer counts its
+calls and those that reached the mount (the walk, open or chdir worked; the
+mountinfo read listed it); a racer that never reached the mount, or died,
+fails the test.  At the end, with kmemleak, nothing allocated through
+mount, shrinkers, list_lru, cgroup writeback or a bdi may leak; the host
+fails the run on a KASAN, lockdep or WARN report.  Exit 0 pass, 1 fail,
+4 skip.
 """
 import errno
 import os
@@ -29,6 +32,7 @@ import random
 import signal
 import sys
 import time
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from guestlib import (SCRATCH, drop_fs, fail, kmemleak_check, make_fs, mount,  # noqa: E402
@@ -55,63 +59,79 @@ def entries(dirs):
 
 
 def racer(name, mnt, step):
-    """run step(mnt) until STOP exists, ignoring its errors; count the
-    calls into SCRATCH/n-NAME"""
+    """run step(mnt) until STOP exists, ignoring its errors; write the
+    calls and those that reached the mount (step returned true) into
+    SCRATCH/n-NAME"""
     os.nice(5)
-    n = 0
+    n = hits = 0
     while not os.path.exists(STOP):
         for _ in range(50):
             try:
-                step(mnt)
+                hits += bool(step(mnt))
             except OSError:
                 pass
             n += 1
-        write(os.path.join(SCRATCH, "n-" + name), str(n))
+        write(os.path.join(SCRATCH, "n-" + name), f"{n} {hits}")
+    write(os.path.join(SCRATCH, "n-" + name), f"{n} {hits}")
 
 
 def stat_walk(mnt):
     os.stat(mnt + "/d/g")
     os.stat(mnt + "/d/../f")
+    return True
 
 
 def chdir_in_out(mnt):
     os.chdir(mnt + "/d")
     os.chdir("/")
+    return True
 
 
 def read_mountinfo(mnt):
     with open("/proc/self/mountinfo") as f:
-        f.read()
+        return f" {mnt} " in f.read()
 
 
 def open_dpath_close(mnt):
     fd = os.open(mnt + "/d/g", os.O_RDONLY)
     try:
-        os.readlink(f"/proc/self/fd/{fd}")
+        return os.readlink(f"/proc/self/fd/{fd}") == mnt + "/d/g"
     finally:
         os.close(fd)
 
 
+RACERS = {"stat": stat_walk, "mountinfo": read_mountinfo, "dpath": open_dpath_close,
+          "chdir": chdir_in_out}
+
+
 def start_racers(mnt):
-    pids = []
-    for name, step in (("stat", stat_walk), ("mountinfo", read_mountinfo),
-                       ("dpath", open_dpath_close), ("chdir", chdir_in_out)):
+    """fork the racers: {pid: name}; each exits 1 if it raised anything
+    but OSError"""
+    pids = {}
+    for name, step in RACERS.items():
         pid = os.fork()
         if pid == 0:
+            code = 1
             try:
                 racer(name, mnt, step)
+                code = 0
+            except BaseException:
+                traceback.print_exc()
             finally:
-                os._exit(0)
-        pids.append(pid)
+                sys.stderr.flush()
+                os._exit(code)
+        pids[pid] = name
     return pids
 
 
 def count(name):
+    """a racer's (calls, calls that reached the mount)"""
     try:
         with open(os.path.join(SCRATCH, "n-" + name)) as f:
-            return int(f.read() or 0)
+            n, hits = f.read().split()
+        return int(n), int(hits)
     except (OSError, ValueError):
-        return 0
+        return 0, 0
 
 
 def rounds_of(fs):
@@ -119,8 +139,9 @@ def rounds_of(fs):
     mnt = f"{SCRATCH}/race-{fs}"
     os.makedirs(mnt, exist_ok=True)
     dirs = watched(fs)
-    if os.path.exists(STOP):
-        os.unlink(STOP)
+    for f in [STOP] + [os.path.join(SCRATCH, "n-" + name) for name in RACERS]:
+        if os.path.exists(f):
+            os.unlink(f)
     pids = start_racers(mnt)
     busy = 0
     began = time.time()
@@ -160,13 +181,22 @@ def rounds_of(fs):
                 fail(f"{fs} round {i}: umount returned 0 and {mnt} is still a mount point")
     finally:
         write(STOP, "")
-        for pid in pids:
-            os.waitpid(pid, 0)
+        died = [name for pid, name in pids.items() if os.waitpid(pid, 0)[1]]
         drop_fs(src)
+    n = {name: count(name) for name in RACERS}
+    on = {name: "%d/%d" % (n[name][1], n[name][0]) for name in RACERS}
     print(f"# {fs}: {ROUNDS} umounts in {time.time() - began:.0f} s, {busy} EBUSY retries;"
-          f" racing {count('stat')} stat pairs, {count('mountinfo')} mountinfo reads,"
-          f" {count('dpath')} open+d_path+close, {count('chdir')} chdir in and out",
+          " racing (on the mount/calls)"
+          f" {on['stat']} stat pairs, {on['mountinfo']} mountinfo reads,"
+          f" {on['dpath']} open+d_path+close, {on['chdir']} chdir in and out",
           flush=True)
+    bad = [f"{fs}: the {name} racer died (traceback above)" for name in died]
+    bad += [f"{fs}: the {name} racer never reached the mount ({n[name][0]} calls)"
+            for name in RACERS if n[name][1] == 0]
+    for b in bad[:-1]:
+        print("FAIL: " + b)
+    if bad:
+        fail(bad[-1])
 
 
 def main():
