@@ -8,7 +8,7 @@ r=$SCRATCH/peers
 mkdir -p "$r/stock/ltp" "$r/patched/ltp"
 printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\nc\tskip\t0\tTCONF\n' > "$r/stock/ltp/ltp.tsv"
 printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\nc\tskip\t0\tTCONF\n' > "$r/patched/ltp/ltp.tsv"
-printf 'ltp b\tfails on stock too\n' > "$SCRATCH/known"
+printf 'ltp b\tfails on stock too\texit 1\n' > "$SCRATCH/known"
 out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known") ||
 	{ echo "same results on both kernels failed: $out"; exit 1; }
 grep -q '| ltp | 3 / 1 / 1 / 1 | 3 / 1 / 1 / 1 |' <<<"$out" || { echo "wrong counts: $out"; exit 1; }
@@ -22,7 +22,7 @@ fi
 grep -q 'ltp a: stock pass, patched fail' <<<"$out" || { echo "regression not named: $out"; exit 1; }
 
 # a test known to be flaky may fail on the series alone
-printf 'ltp b\tfails on stock too\nltp a\tflaky: fails on either kernel\n' > "$SCRATCH/known-flaky"
+printf 'ltp b\tfails on stock too\texit 1\nltp a\tflaky: fails on either kernel\texit 1\n' > "$SCRATCH/known-flaky"
 out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known-flaky") ||
 	{ echo "a flaky test's failure on the series failed: $out"; exit 1; }
 grep -q 'ltp a: stock pass, patched fail.*known flaky' <<<"$out" || { echo "flaky difference not listed: $out"; exit 1; }
