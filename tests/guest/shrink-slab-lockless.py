@@ -64,6 +64,10 @@ CG = "/sys/fs/cgroup"
 MEMCG = os.path.join(CG, "shrink-slab-lockless")
 LOOKUPS = int(os.environ.get("LOOKUPS", "5000"))
 GLOBAL_RECLAIM = os.environ.get("GLOBAL_RECLAIM", "16M")
+# Asked of the leaf memcg: about what its dentries and inodes take.  More
+# than it holds makes memory.reclaim retry every priority until EAGAIN, and
+# with CONFIG_SWAP that was 120000 shrink_slab() calls, past the buffer.
+MEMCG_RECLAIM = os.environ.get("MEMCG_RECLAIM", "1M")
 GROUP = "shrink_slab_lockless"
 # shrink_slab()'s memcg, and the memcg memory.reclaim was written to (the
 # kernel lacks KALLSYMS_ALL: root_mem_cgroup cannot be read by name, but it
@@ -332,7 +336,7 @@ def main():
         saved = setup_tracing(sorted(set(locks + have)))
         tw("tracing_on", "1")
         tw("trace_marker", "phase memcg\n")
-        r1 = reclaim(os.path.join(MEMCG, "memory.reclaim"), "1G")
+        r1 = reclaim(os.path.join(MEMCG, "memory.reclaim"), MEMCG_RECLAIM)
         tw("trace_marker", "phase global\n")
         r2 = reclaim(os.path.join(CG, "memory.reclaim"), GLOBAL_RECLAIM)
         tw("tracing_on", "0")
@@ -349,7 +353,7 @@ def main():
 
     calls, child = r["calls"], r["child"]
     n = {p: sum(v for (ph, pa), v in calls.items() if pa == p) for p in ("global", "memcg")}
-    print("# memory.reclaim: memcg 1G %s, root %s %s; memcgs reclaimed: root %s, leaf %s" % (
+    print("# memory.reclaim: memcg %s %s, root %s %s; memcgs reclaimed: root %s, leaf %s" % (MEMCG_RECLAIM,
         r1, GLOBAL_RECLAIM, r2, r["root"] and hex(r["root"]), r["leaf"] and hex(r["leaf"])))
     print("# shrink_slab() calls of this task by phase/path: %s; their callers: %s" % (
         ", ".join("%s/%s %d" % (ph, pa, v) for (ph, pa), v in sorted(calls.items(), key=str)),
