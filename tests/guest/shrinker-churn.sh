@@ -13,8 +13,10 @@
 # printing its count) and ended by the deadline; the host fails the run on
 # any KASAN/lockdep/WARN/hung-task report in the kernel log.
 . "$TESTS/guest/lib.sh"
-# (tests/guest/settings gives the debug config its own CHURN_SECONDS)
+# (tests/guest/settings gives the debug config its own CHURN_SECONDS and
+# CHURN_FS, the filesystems churned beside tmpfs)
 seconds=${CHURN_SECONDS:-20}
+churn_fs=${CHURN_FS:-ext4 xfs btrfs}
 dbg=/sys/kernel/debug/shrinker
 [ -d "$dbg" ] || skip "no $dbg (CONFIG_SHRINKER_DEBUG off)"
 [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "cgroup2 not mounted"
@@ -29,7 +31,7 @@ mkdir -p "$data/d"
 umount "$data" && mount -t ext4 "$ext4" "$data" || fail "remount ext4 data fs"
 # the churned filesystems: name, mount source, mount point
 churn=("tmpfs none $SCRATCH/t")
-for fs in ext4 xfs btrfs; do
+for fs in $churn_fs; do
 	mkdir -p "$SCRATCH/$fs-img" "$SCRATCH/$fs"
 	dev=$(make_fs $fs "$SCRATCH/$fs-img") || { echo "$dev"; exit 1; }
 	churn+=("$fs $dev $SCRATCH/$fs")
