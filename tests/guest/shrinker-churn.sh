@@ -1,6 +1,7 @@
 #!/bin/bash
-# Shrinker registration and unregistration racing every reclaim path: tmpfs,
-# ext4, xfs and btrfs mount/umount cycles (each mount registers shrinkers --
+# Shrinker registration and unregistration racing every reclaim path: tmpfs
+# and (CHURN_FS, comma-separated, default ext4,xfs,btrfs) ext4, xfs and
+# btrfs mount/umount cycles (each mount registers shrinkers --
 # the superblock's, ext4's extent-status and mbcache, jbd2, XFS's buftarg and
 # quota, btrfs's --, each umount stops the superblock's before ->kill_sb() and
 # unregisters the others) while, at the same time,
@@ -16,7 +17,7 @@
 # (tests/guest/settings gives the debug config its own CHURN_SECONDS and
 # CHURN_FS, the filesystems churned beside tmpfs)
 seconds=${CHURN_SECONDS:-20}
-churn_fs=${CHURN_FS:-ext4 xfs btrfs}
+churn_fs=${CHURN_FS-ext4,xfs,btrfs}
 dbg=/sys/kernel/debug/shrinker
 [ -d "$dbg" ] || skip "no $dbg (CONFIG_SHRINKER_DEBUG off)"
 [ -f /sys/fs/cgroup/cgroup.controllers ] || skip "cgroup2 not mounted"
@@ -31,7 +32,8 @@ mkdir -p "$data/d"
 umount "$data" && mount -t ext4 "$ext4" "$data" || fail "remount ext4 data fs"
 # the churned filesystems: name, mount source, mount point
 churn=("tmpfs none $SCRATCH/t")
-for fs in $churn_fs; do
+for fs in $(tr , "\n" <<<"$churn_fs" | sort -u); do
+	case $fs in ext4|xfs|btrfs) ;; *) fail "CHURN_FS: $fs is not one of ext4, xfs, btrfs" ;; esac
 	mkdir -p "$SCRATCH/$fs-img" "$SCRATCH/$fs"
 	dev=$(make_fs $fs "$SCRATCH/$fs-img") || { echo "$dev"; exit 1; }
 	churn+=("$fs $dev $SCRATCH/$fs")
