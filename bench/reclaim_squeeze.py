@@ -22,8 +22,9 @@ their latency p50/p99/max (vmscan:mm_vmscan_direct_reclaim_begin/end);
 objects the shrinkers were asked to scan per direct reclaim and the largest
 deferred count one shrinker call inherited (vmscan:mm_shrink_slab_start);
 the same scanned by kswapd; allocation stalls and OOM kills (/proc/vmstat);
-throttles by task and reason (mm_vmscan_throttled); and on the series, work
-direct reclaim deferred to kswapd and shrinker back-offs (its own events).
+throttles by task and reason (mm_vmscan_throttled); and with the experimental
+group (scripts/bench --experimental), work direct reclaim deferred to kswapd
+and shrinker back-offs (its own events).
 """
 import ctypes
 import json
@@ -42,7 +43,7 @@ import fsutil  # noqa: E402
 TRACING = "/sys/kernel/tracing"
 EVENTS = ["vmscan/mm_vmscan_direct_reclaim_begin", "vmscan/mm_vmscan_direct_reclaim_end",
           "vmscan/mm_shrink_slab_start", "vmscan/mm_vmscan_throttled"]
-# the series' own events, absent from the stock kernel
+# the experimental group's own events, absent from stock and the queue
 SERIES_EVENTS = ["vmscan/mm_shrink_slab_defer", "vmscan/mm_shrinker_backoff"]
 FSTYPES = os.environ.get("S7_FSTYPES", "xfs ext4").split()
 WORKERS = int(os.environ.get("S7_WORKERS", "2"))

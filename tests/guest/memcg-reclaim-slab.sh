@@ -2,9 +2,10 @@
 # memcg reclaim still frees a memcg's own slab objects: negative dentries
 # made by a task in a memcg on ext4 are charged to it, and memory.reclaim
 # (proactive memcg reclaim) must free most of them through the superblock
-# shrinker.  With the series, deferred shrinker work is taken back only by
-# kswapd and memcg reclaim; kswapd never runs for a memcg, so this is the
-# reclaimer that must not be starved of it.
+# shrinker.  With the experimental group (patches/experimental/), deferred
+# shrinker work is taken back only by kswapd and memcg reclaim; kswapd never
+# runs for a memcg, so this is the reclaimer that must not be starved of it.
+# On the queue alone it checks memcg reclaim of slab as such.
 . "$TESTS/guest/lib.sh"
 require mkfs.ext4 python3
 cg=/sys/fs/cgroup
