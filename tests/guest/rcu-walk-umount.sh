@@ -16,7 +16,9 @@
 #   btrfs  (bdi of its own) the walk must leave before the shutdown finishes
 #   ext4   (the disk's bdi; no grace period on 6.1 either) control: the
 #          shutdown must finish under the walk, or the probe sees nothing
-# A use after free by the walk is reported by KASAN on the debug config.
+# The walk reads s_fs_info when the shutdown has not finished: KASAN on the
+# debug config catches a wait placed after a free; a missing wait shows as a
+# finished shutdown.
 # The walker waits as a preempted one would, which needs preemptible RCU
 # (configs/test.config: Debian's PREEMPT_DYNAMIC).
 . "$TESTS/guest/lib.sh"
