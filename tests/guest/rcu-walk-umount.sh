@@ -10,9 +10,10 @@
 # less RCU walk from the shared cwd (test_rcu_walk_umount, debugfs "hold")
 # and stays in its read-side critical section for the hold time; the main
 # thread then chdir("/"), dropping the last reference: the superblock is
-# shut down as task work of that chdir.  A first cycle without a walk times
-# that shutdown: the hold is at least 4 times as long (HOLD_MS the least),
-# or a shutdown slower than the hold could pass for one that waited.
+# shut down as task work of that chdir.  Two cycles without a walk time
+# that shutdown: the hold is 4 times the slower one (HOLD_MS the least;
+# the module's 10 s the most, and at least twice the shutdown), or a
+# shutdown slower than the hold could pass for one that waited.
 #   btrfs  (bdi of its own) the walk must leave before the shutdown finishes
 #   ext4   (the disk's bdi; no grace period on 6.1 either) control: the
 #          shutdown must finish under the walk, or the probe sees nothing
@@ -59,14 +60,19 @@ def enter_detached():
 
 
 os.makedirs(mnt, exist_ok=True)
-enter_detached()
-start = time.monotonic()
-os.chdir("/")
-baseline = time.monotonic() - start
-hold_ms = max(hold_ms, int(4000 * baseline))
-print("%s: the shutdown without a walk took %.2f s; hold %d ms" % (fs, baseline, hold_ms))
-if hold_ms > 10000:
-    sys.exit("FAIL: %s: a shutdown of %.2f s needs a hold over the module's 10 s" % (fs, baseline))
+took = []
+for i in range(2):
+    enter_detached()
+    start = time.monotonic()
+    os.chdir("/")
+    took.append(time.monotonic() - start)
+# btrfs on the debug config: 3.00 s in one boot, 1.32 and 1.31 s in another
+baseline = max(took)
+hold_ms = min(10000, max(hold_ms, int(4000 * baseline)))
+print("%s: shutdowns without a walk took %.2f and %.2f s; hold %d ms" %
+      (fs, took[0], took[1], hold_ms))
+if hold_ms < 2000 * baseline:
+    sys.exit("FAIL: %s: a shutdown of %.2f s needs a hold of twice that, over the module's 10 s" % (fs, baseline))
 bad = []
 for i in range(cycles):
     enter_detached()
