@@ -8,11 +8,12 @@ VIRTME_NG_VERSION=1.42
 MATPLOTLIB_VERSION=3.9.2
 SERIES_BASE=${SERIES_BASE:-$top/patches/BASE}	# overridable for tests
 # Kernel parameters of the test and peer-suite VMs, not the benchmarks':
-# slub_debug=A marks kmalloc-2k and kmalloc-4k for failslab's cache filter,
-# so that fault-inject-mount can count only those caches' allocations and
-# aim at a shrinker_info map.  The mark does nothing until the filter is
-# switched on; it only keeps other caches from merging into the two.
-TEST_VM_ARGS="slub_debug=A,kmalloc-2k,kmalloc-4k"
+# slub_debug=A marks kmalloc-512 for failslab's cache filter, so that
+# fault-inject-mount can count only that cache's allocations and aim at a
+# shrinker_info expansion's unit of deferred counts.  The mark does nothing
+# until the filter is switched on; it only keeps other caches from merging
+# into it.
+TEST_VM_ARGS="slub_debug=A,kmalloc-512"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 
 die() { echo "error: $*" >&2; exit 1; }

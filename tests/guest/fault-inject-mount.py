@@ -16,14 +16,15 @@ mount(2), including GFP_KERNEL ones and order-0 pages:
           fails (the mount must fail cleanly, and then expand in full
           without faults), then each allocation of the first file created
           in it fails in turn (list_lru's per-memcg lists).  While the
-          expansion is aimed at, only kmalloc-2k and kmalloc-4k
-          allocations count (failslab's cache filter, with the caches
-          marked by the boot parameter slub_debug=A,kmalloc-2k,kmalloc-4k
-          that scripts/test and scripts/peers give; fail_page_alloc's
-          min-order above MAX_ORDER): the maps are 1-4 KiB below ~500
-          shrinkers, and kmemleak's, debugobjects' and the slab refills'
-          allocations, which come at irregular places in the expansion,
-          are left out.  The failure that hit is identified by its
+          expansion is aimed at, only kmalloc-512 allocations count
+          (failslab's cache filter, with the cache marked by the boot
+          parameter slub_debug=A,kmalloc-512 that scripts/test and
+          scripts/peers give; fail_page_alloc's min-order above
+          MAX_ORDER): since v10 an expansion allocates one 512-byte unit
+          of deferred counts per memcg for the new ids (the infos
+          themselves are smaller), and kmemleak's, debugobjects' and the
+          slab refills' allocations, which come at irregular places in
+          the expansion, are left out.  The failure that hit is identified by its
           report's stack (a kmalloc from the shrinker preallocation).
 fail-nth, not the probability mode with /proc/self/make-it-fail: both are
 limited to this task, but the probability mode also fails the task's own
@@ -52,7 +53,7 @@ from guestlib import SCRATCH, fail, mount, skip  # noqa: E402
 DBG = "/sys/kernel/debug"
 FS = [f for f in os.environ.get("FI_FS", "tmpfs,ext4").replace(",", " ").split()]
 MEMCGS = int(os.environ.get("MEMCGS", "1000"))
-FAILSLAB_CACHES = ("kmalloc-2k", "kmalloc-4k")
+FAILSLAB_CACHES = ("kmalloc-512",)
 
 
 def put(path, value):
@@ -144,12 +145,12 @@ def failed_maps_allocation(recs):
     frames = [m.group(1) for r in recs for m in [re.match(r"\s*([A-Za-z_][\w.]*)\+0x", r)] if m]
     if not any("FAULT_INJECTION: forcing a failure" in r for r in recs):
         return False
-    if not {"kvmalloc_node", "__kmalloc_node"} & set(frames) or \
+    if not {"kvmalloc_node", "__kmalloc_node", "kmalloc_node_trace"} & set(frames) or \
             any(f.startswith(("idr_", "radix_tree_")) for f in frames):
         return False
     first = [f for f in frames if not ALLOC.match(f)]
-    return bool(first) and re.match(r"(__)?prealloc_(memcg_)?shrinker|expand_(one_)?shrinker_info",
-                                    first[0]) is not None
+    return bool(first) and re.match(r"(__)?prealloc_(memcg_)?shrinker|expand_(one_)?shrinker_info|"
+                                    r"shrinker_info_alloc", first[0]) is not None
 
 
 def sweep(fs, errnos, nth, dev=None, mnt=None):
@@ -248,9 +249,9 @@ def memcg_expansion(errnos, nth):
             else:
                 counts.append(made)
             continue
-        # only kmalloc-2k and -4k allocations count from here on: in an
-        # expanding mount they are the maps, one per memcg, so the middle
-        # one is a map; a mount that does not expand makes fewer
+        # only kmalloc-512 allocations count from here on: in an
+        # expanding mount they are the units, one per memcg, so the middle
+        # one is a unit; a mount that does not expand makes fewer
         log.new()
         e, made = nth.call(pos, mount, "none", mnt, "tmpfs")
         held.append(mnt)
@@ -258,10 +259,10 @@ def memcg_expansion(errnos, nth):
             continue
         maps = failed_maps_allocation(log.new())
         if not maps:
-            fail(f"mount {i}: kmalloc-2k/4k allocation {pos} failed and was not a shrinker_info "
+            fail(f"mount {i}: kmalloc-512 allocation {pos} failed and was not a shrinker_info "
                  f"map (mount {'returned ' + errno.errorcode.get(e, str(e)) if e else 'went on'})")
         if not e:
-            fail(f"mount {i}: kmalloc-2k/4k allocation {pos}, a shrinker_info map, failed and "
+            fail(f"mount {i}: kmalloc-512 allocation {pos}, a shrinker_info unit, failed and "
                  f"the mount went on")
         held.pop()
         errnos[errno.errorcode.get(e, str(e))] += 1
@@ -269,7 +270,7 @@ def memcg_expansion(errnos, nth):
         break
     else:
         fail(f"1000 tmpfs mounts and no failed shrinker_info expansion (from mount {grown} "
-             f"on, the maps were never 1-4 KiB: more than 500 or fewer than 128 shrinkers?)")
+             f"on, no 512-byte unit of deferred counts was allocated)")
     put(f"{DBG}/failslab/cache-filter", "N")
     e, made = count_allocs(nth, mount, "none", mnt, "tmpfs")
     if e or made < min(counts) + MEMCGS // 2:
@@ -282,7 +283,7 @@ def memcg_expansion(errnos, nth):
              f"lower id, which a failed mount frees only when it removed another shrinker's)")
     held.append(mnt)
     put(f"{DBG}/fail_page_alloc/min-order", 0)
-    print(f"# memcg: mount {i}: allocation {pos} (a shrinker_info map) failed, the mount "
+    print(f"# memcg: mount {i}: allocation {pos} (a shrinker_info unit) failed, the mount "
           f"returned {probe}; without faults it then "
           f"expanded in full ({made} allocations)", flush=True)
     files, n = 0, 0
