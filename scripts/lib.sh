@@ -45,3 +45,50 @@ same_queue() {
 		cmp -s "$1/$p" "$2/$p" || return 1
 	done
 }
+
+# Debian's ABI for the base, as its packages name it (6.1.0-56-amd64): the
+# kernel release of scripts/build-kernel debian and of Debian's own image
+debian_abi() {
+	local pkg
+	pkg=$(base_field kabi-headers)
+	[ -n "$pkg" ] || die "patches/BASE names no kabi-headers package"
+	echo "${pkg#linux-headers-}"
+}
+
+# debian_deb PKG: download Debian's package PKG, at the base's version, into
+# WORK/dl once; print its path
+debian_deb() {
+	local pkg=$1 ver deb log
+	ver=$(base_field version)
+	deb=$(ls "$WORK/dl/${pkg}_${ver}_"*.deb 2>/dev/null | head -1 || true)
+	if [ -z "$deb" ]; then
+		apt-cache madison "$pkg" | awk '{ print $3 }' | grep -qxF "$ver" || apt-get update -qq || true
+		apt-cache madison "$pkg" | awk '{ print $3 }' | grep -qxF "$ver" ||
+			die "$pkg version $ver (the base's) is not available from the apt sources"
+		info "downloading $pkg=$ver"
+		mkdir -p "$WORK/dl"
+		log=$WORK/dl/apt-$pkg.log
+		(cd "$WORK/dl" && apt-get download -q "$pkg=$ver" 2>&1 >/dev/null) > "$log" ||
+			die "apt-get download $pkg=$ver failed: $(cat "$log")"
+		deb=$(ls "$WORK/dl/${pkg}_${ver}_"*.deb | head -1)
+	fi
+	echo "$deb"
+}
+
+# debian_headers: install Debian's linux-headers-ABI package of the base's
+# version (what DKMS builds against) and print its directory
+debian_headers() {
+	local pkg ver dir
+	pkg=$(base_field kabi-headers)
+	ver=$(base_field version)
+	dir=/usr/src/$pkg
+	if [ "$(dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null)" != "install ok installed $ver" ]; then
+		[ "$(id -u)" = 0 ] || die "need root to install $pkg=$ver"
+		info "installing $pkg=$ver"
+		apt-cache madison "$pkg" | awk '{ print $3 }' | grep -qxF "$ver" || apt-get update -qq || true
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			"$pkg=$ver" >/dev/null || die "apt-get install $pkg=$ver failed"
+	fi
+	[ -f "$dir/.config" ] || die "$dir/.config missing after installing $pkg"
+	echo "$dir"
+}
