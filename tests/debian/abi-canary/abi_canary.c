@@ -11,18 +11,24 @@
  *   memory left as kmalloc returns it, a memcg-aware one zeroed (stock 6.1
  *   sets no nr_deferred for a memcg-aware shrinker and kfree()s it at
  *   unregistration, so such a module must zero it; the series may not ask
- *   more of modules than that); and a zeroed one never registered but
- *   unregistered (a module's error path after a failed register_shrinker());
+ *   more of modules than that) whose objects sit on a memcg-aware list_lru,
+ *   charged to the memcg of whoever wrote to the "fill" parameter, so that
+ *   only reclaim of that memcg (shrink_slab_memcg()) finds them; and a zeroed
+ *   one never registered but unregistered (a module's error path after a
+ *   failed register_shrinker());
  * - iget5_locked()/ilookup5() and iget_locked()/ilookup() on a filesystem
  *   of its own whose inodes sit between canaries.
  *
  * Anything wrong is reported with "abi_canary: FAIL" and a WARN, and makes
  * the load or the write to a parameter fail.  Writing a path to
  * /sys/module/abi_canary/parameters/prune scans that path's superblock;
- * "calls" reads the shrinker callback counts.
+ * "calls" reads the shrinker callback counts and the memcg-aware shrinker's
+ * objects; writing N to "fill" adds N objects.
  */
 #include <linux/module.h>
 #include <linux/fs.h>
+#include <linux/delay.h>
+#include <linux/list_lru.h>
 #include <linux/namei.h>
 #include <linux/mount.h>
 #include <linux/pseudo_fs.h>
@@ -70,10 +76,26 @@ struct canary_shrinker {
 	u64 tail[NR_CANARY];
 	atomic_long_t objects;
 	atomic_long_t count_calls, scan_calls;
+	atomic_t running;
 	const char *name;
+	/* the memcg-aware one keeps its objects on a memcg-aware list_lru */
+	struct list_lru lru;
+	bool has_lru, lru_ready;
+};
+
+/* An object of the memcg-aware shrinker, charged to its allocator's memcg */
+struct canary_obj {
+	struct list_head lru;
+	u64 canary[NR_CANARY];
 };
 
 static struct canary_shrinker *numa_sh, *memcg_sh;
+static struct kmem_cache *canary_obj_cache;
+
+/* A scan that sleeps keeps a callback running while the module goes. */
+static unsigned int scan_delay_ms;
+module_param(scan_delay_ms, uint, 0644);
+MODULE_PARM_DESC(scan_delay_ms, "sleep this long in every scan");
 
 static struct canary_shrinker *to_cs(struct shrinker *s)
 {
@@ -86,27 +108,65 @@ static bool sc_sane(struct canary_shrinker *cs, struct shrink_control *sc)
 	       canary_ok(cs->head, cs->name) && canary_ok(cs->tail, cs->name);
 }
 
+static enum lru_status canary_isolate(struct list_head *item, struct list_lru_one *list,
+				      spinlock_t *lock, void *dispose)
+{
+	list_lru_isolate_move(list, item, dispose);
+	return LRU_REMOVED;
+}
+
+static void canary_objs_free(struct canary_shrinker *cs, struct list_head *dispose)
+{
+	struct canary_obj *obj, *next;
+
+	list_for_each_entry_safe(obj, next, dispose, lru) {
+		canary_ok(obj->canary, "list_lru object");
+		kmem_cache_free(canary_obj_cache, obj);
+		atomic_long_dec(&cs->objects);
+	}
+}
+
 static unsigned long canary_count(struct shrinker *s, struct shrink_control *sc)
 {
 	struct canary_shrinker *cs = to_cs(s);
+	unsigned long n = 0;
 
+	atomic_inc(&cs->running);
 	atomic_long_inc(&cs->count_calls);
 	if (!sc_sane(cs, sc))
-		return 0;
-	return atomic_long_read(&cs->objects);
+		n = 0;
+	else if (!cs->has_lru)
+		n = atomic_long_read(&cs->objects);
+	else if (smp_load_acquire(&cs->lru_ready))	/* pairs with canary_shrinker_new() */
+		n = list_lru_shrink_count(&cs->lru, sc) ?: SHRINK_EMPTY;
+	atomic_dec(&cs->running);
+	return n;
 }
 
 static unsigned long canary_scan(struct shrinker *s, struct shrink_control *sc)
 {
 	struct canary_shrinker *cs = to_cs(s);
-	unsigned long n = min_t(unsigned long, sc->nr_to_scan, atomic_long_read(&cs->objects));
+	unsigned long n = 0;
+	LIST_HEAD(dispose);
 
+	atomic_inc(&cs->running);
 	atomic_long_inc(&cs->scan_calls);
-	if (!sc_sane(cs, sc))
-		return SHRINK_STOP;
-	/* Refill, so that every drop_caches pass finds work again. */
-	if (atomic_long_sub_return(n, &cs->objects) <= 0)
-		atomic_long_set(&cs->objects, 1024);
+	if (READ_ONCE(scan_delay_ms))
+		msleep(READ_ONCE(scan_delay_ms));
+	if (!sc_sane(cs, sc)) {
+		n = SHRINK_STOP;
+	} else if (cs->has_lru) {
+		/* sc->memcg's own list: a memcg's objects go only when it is scanned */
+		if (smp_load_acquire(&cs->lru_ready))	/* pairs with canary_shrinker_new() */
+			n = list_lru_shrink_walk(&cs->lru, sc, canary_isolate, &dispose);
+		canary_objs_free(cs, &dispose);
+	} else {
+		n = min_t(unsigned long, sc->nr_to_scan, atomic_long_read(&cs->objects));
+		/* Refill, so that every drop_caches pass finds work again. */
+		if (atomic_long_sub_return(n, &cs->objects) <= 0)
+			atomic_long_set(&cs->objects, 1024);
+	}
+	atomic_dec(&cs->running);
 	return n;
 }
 
@@ -122,9 +182,12 @@ static struct canary_shrinker *canary_shrinker_new(const char *name, unsigned in
 	memset(cs, zeroed ? 0 : 0x6b, sizeof(*cs));
 	canary_set(cs->head);
 	canary_set(cs->tail);
-	atomic_long_set(&cs->objects, 1024);
+	cs->has_lru = flags & SHRINKER_MEMCG_AWARE;
+	atomic_long_set(&cs->objects, cs->has_lru ? 0 : 1024);
 	atomic_long_set(&cs->count_calls, 0);
 	atomic_long_set(&cs->scan_calls, 0);
+	atomic_set(&cs->running, 0);
+	cs->lru_ready = false;
 	cs->name = name;
 	cs->shrinker.count_objects = canary_count;
 	cs->shrinker.scan_objects = canary_scan;
@@ -136,30 +199,78 @@ static struct canary_shrinker *canary_shrinker_new(const char *name, unsigned in
 		kfree(cs);
 		return ERR_PTR(err);
 	}
-	if (!canary_ok(cs->head, name) || !canary_ok(cs->tail, name)) {
+	/*
+	 * The list_lru needs the id register_shrinker() gave the shrinker;
+	 * prealloc_shrinker(), which would give it first, is not exported.
+	 * Until it is set, the callbacks see an empty cache.
+	 */
+	if (cs->has_lru) {
+		err = list_lru_init_memcg(&cs->lru, &cs->shrinker);
+		/* the callbacks see the list_lru initialized once they see lru_ready */
+		smp_store_release(&cs->lru_ready, !err);
+	}
+	if (err || !canary_ok(cs->head, name) || !canary_ok(cs->tail, name)) {
 		unregister_shrinker(&cs->shrinker);
 		kfree(cs);
-		return ERR_PTR(-EIO);
+		return ERR_PTR(err ?: -EIO);
 	}
 	return cs;
 }
 
 static void canary_shrinker_free(struct canary_shrinker *cs)
 {
-	long calls;
+	long calls, left;
+	LIST_HEAD(dispose);
 
 	unregister_shrinker(&cs->shrinker);
+	/* A callback may neither run nor start once unregister_shrinker() has returned. */
+	check(!atomic_read(&cs->running), "%s still running after unregister_shrinker()",
+	      cs->name);
 	calls = atomic_long_read(&cs->count_calls);
 	canary_ok(cs->head, cs->name);
 	canary_ok(cs->tail, cs->name);
-	/* Nothing may call it once unregister_shrinker() has returned. */
 	synchronize_rcu();
 	check(atomic_long_read(&cs->count_calls) == calls,
 	      "%s called after unregister_shrinker() returned", cs->name);
 	pr_info("abi_canary: %s unregistered after %ld count and %ld scan calls\n",
 		cs->name, calls, atomic_long_read(&cs->scan_calls));
+	if (cs->has_lru) {
+		/* also those a removed memcg's offlining moved to its parent */
+		left = list_lru_walk(&cs->lru, canary_isolate, &dispose, ULONG_MAX);
+		canary_objs_free(cs, &dispose);
+		pr_info("abi_canary: %s freed %ld objects left on its list_lru\n", cs->name, left);
+		check(!atomic_long_read(&cs->objects), "%s: %ld objects not on its list_lru",
+		      cs->name, atomic_long_read(&cs->objects));
+		list_lru_destroy(&cs->lru);
+	}
 	kfree(cs);
 }
+
+/* Objects charged to the writer's memcg: only its memcg's reclaim frees them. */
+static int fill_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i, n;
+	int err = kstrtouint(val, 0, &n);
+
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		struct canary_obj *obj = kmem_cache_alloc_lru(canary_obj_cache, &memcg_sh->lru,
+							      GFP_KERNEL);
+
+		if (!obj)
+			return -ENOMEM;
+		canary_set(obj->canary);
+		INIT_LIST_HEAD(&obj->lru);
+		atomic_long_inc(&memcg_sh->objects);
+		list_lru_add(&memcg_sh->lru, &obj->lru);
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops fill_ops = { .set = fill_set };
+module_param_cb(fill, &fill_ops, NULL, 0200);
+MODULE_PARM_DESC(fill, "N: add N objects, charged to the writer's memcg, to the memcg-aware shrinker");
 
 /* A module's error path: a shrinker whose registration never happened. */
 static int never_registered(void)
@@ -179,16 +290,17 @@ static int never_registered(void)
 
 static int calls_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "numa %ld %ld memcg %ld %ld\n",
+	return sysfs_emit(buf, "numa %ld %ld memcg %ld %ld objects %ld\n",
 			  atomic_long_read(&numa_sh->count_calls),
 			  atomic_long_read(&numa_sh->scan_calls),
 			  atomic_long_read(&memcg_sh->count_calls),
-			  atomic_long_read(&memcg_sh->scan_calls));
+			  atomic_long_read(&memcg_sh->scan_calls),
+			  atomic_long_read(&memcg_sh->objects));
 }
 
 static const struct kernel_param_ops calls_ops = { .get = calls_get };
 module_param_cb(calls, &calls_ops, NULL, 0444);
-MODULE_PARM_DESC(calls, "count and scan calls of the two shrinkers");
+MODULE_PARM_DESC(calls, "count and scan calls of the two shrinkers, objects of the memcg-aware one");
 
 /* --- zfs_prune(): a shrink_control of our own to a superblock ------- */
 
@@ -406,6 +518,12 @@ static int __init abi_canary_init(void)
 					       canary_inode_once);
 	if (!canary_inode_cache)
 		return -ENOMEM;
+	canary_obj_cache = kmem_cache_create("abi_canary_obj", sizeof(struct canary_obj), 0,
+					     SLAB_ACCOUNT, NULL);
+	if (!canary_obj_cache) {
+		err = -ENOMEM;
+		goto out_cache;
+	}
 	err = register_filesystem(&canary_fs_type);
 	if (err)
 		goto out_cache;
@@ -441,6 +559,7 @@ out_fs:
 	unregister_filesystem(&canary_fs_type);
 out_cache:
 	rcu_barrier();	/* the unmounted inodes are freed after a grace period */
+	kmem_cache_destroy(canary_obj_cache);
 	kmem_cache_destroy(canary_inode_cache);
 	return err;
 }
@@ -451,6 +570,7 @@ static void __exit abi_canary_exit(void)
 	canary_shrinker_free(numa_sh);
 	unregister_filesystem(&canary_fs_type);
 	rcu_barrier();
+	kmem_cache_destroy(canary_obj_cache);
 	kmem_cache_destroy(canary_inode_cache);
 	pr_info("abi_canary: unloaded, %s\n", failures ? "FAILED" : "all canaries intact");
 }
