@@ -133,14 +133,14 @@ class Hog:
         return None
 
     def release(self):
-        """kill the hog; True if it was still alive (not OOM-killed)"""
-        os.close(self.cmd_w)
-        try:
+        """kill the hog; True if the OOM killer had killed it already (asked
+        before closing its pipe, on whose end it would exit by itself)"""
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid == 0:
             os.kill(self.pid, 9)
-        except ProcessLookupError:
-            pass
-        _, status = os.waitpid(self.pid, 0)
-        return os.WIFSIGNALED(status) and os.WTERMSIG(status) == 9
+            os.waitpid(self.pid, 0)
+        os.close(self.cmd_w)
+        return pid != 0 and os.WIFSIGNALED(status)
 
 
 def kswapd_pids():
@@ -155,13 +155,17 @@ def kswapd_pids():
     return pids
 
 
-def trace_setup(buffer_kb=32768):
+def trace_setup(buffer_kb=65536, extra_events=()):
     if not os.path.exists(TRACING + "/trace"):
         sh("mount", "-t", "tracefs", "none", TRACING)
     put(TRACING + "/tracing_on", 0)
     put(TRACING + "/options/record-cmd", 0)
     put(TRACING + "/buffer_size_kb", buffer_kb)
-    events = EVENTS + [e for e in SERIES_EVENTS if os.path.exists("%s/events/%s" % (TRACING, e))]
+    events = EVENTS + [e for e in SERIES_EVENTS + list(extra_events)
+                       if os.path.exists("%s/events/%s" % (TRACING, e))]
+    # only the calls that freed something: the end event's count is freed
+    # objects, and refused calls (most, under GFP_NOFS) would fill the buffer
+    put(TRACING + "/events/vmscan/mm_shrink_slab_end/filter", "retval > 0")
     for e in events:
         put("%s/events/%s/enable" % (TRACING, e), 1)
 
@@ -185,6 +189,7 @@ def trace_stop():
          "slab_own_share_kswapd": 0, "slab_own_share_other": 0, "slab_freed_kswapd": 0,
          "slab_freed_other": 0, "whole_cache_calls": 0, "whole_cache_calls_other": 0,
          "deferred_inherited_max_other": 0, "throttled": {}, "throttled_full_timeout": 0,
+         "throttled_full": {}, "inodegc_scans_kswapd": 0, "inodegc_scans_other": 0,
          "deferred_to_kswapd": 0, "backoffs": 0, "lost_events": 0, "by_shrinker": {}}
     with open(TRACING + "/trace") as f:
         for line in f:
@@ -230,8 +235,14 @@ def trace_stop():
                 if t:
                     key = "%s_%s" % (who, t.group(3).replace("VMSCAN_THROTTLE_", "").lower())
                     c["throttled"][key] = c["throttled"].get(key, 0) + 1
+                    # a wait of a jiffy or two (NOPROGRESS, CONGESTED) nearly
+                    # always runs out: counted by reason, with its timeout
                     if int(t.group(2)) >= int(t.group(1)):
                         c["throttled_full_timeout"] += 1
+                        full = "%s_%dus" % (key, int(t.group(1)))
+                        c["throttled_full"][full] = c["throttled_full"].get(full, 0) + 1
+            elif event == "xfs_inodegc_shrinker_scan":
+                c["inodegc_scans_" + who] += 1
             elif event == "mm_shrink_slab_defer":
                 d = re.search(r" deferred (\d+) total deferred", rest)
                 c["deferred_to_kswapd"] += int(d.group(1)) if d else 0

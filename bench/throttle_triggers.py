@@ -101,10 +101,10 @@ def main():
                        stderr=subprocess.DEVNULL)
         trace = rc.trace_stop()
         vm = rc.vm_delta(before, rc.vmstat())
-        hog_alive = hog.release()
+        hog_oom_killed = hog.release()
         print(json.dumps({
             "scenario": "S11", "seconds": SECONDS, "available_mb": AVAILABLE_MB,
-            "hog_locked_mb": hog.locked_mb, "hog_oom_killed": not hog_alive,
+            "hog_locked_mb": hog.locked_mb, "hog_oom_killed": hog_oom_killed,
             "workers_killed": killed,
             **{k: v for k, v in vm.items()},
             **{k: v for k, v in trace.items() if k != "by_shrinker"}}), flush=True)
