@@ -84,11 +84,8 @@ def main():
     rc.put(CGROOT + "/cgroup.subtree_control", "+memory")
     os.makedirs(CG, exist_ok=True)
     rc.put(CG + "/memory.max", MAX_MB << 20)
-    rc.sh("mkfs.xfs", "-q", "-f", "/dev/" + SCRATCH)
-    os.makedirs(rc.MNT + "/tree", exist_ok=True)
-    os.makedirs(rc.MNT + "/scratch", exist_ok=True)
-    rc.sh("mount", "-o", "ro,noatime", "/dev/" + TREE, rc.MNT + "/tree")
-    rc.sh("mount", "/dev/" + SCRATCH, rc.MNT + "/scratch")
+    rc.mount(TREE, "tree", "ro,noatime")
+    rc.mount(SCRATCH, "scratch", mkfs_xfs=True)
     rc.trace_setup()
     try:
         ev0, before = events(), rc.vmstat()

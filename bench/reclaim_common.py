@@ -7,6 +7,7 @@ scheduler's tracepoints (record-cmd) has hung guests, so record-cmd is off
 and kswapd is told apart by its pid, not its name.
 """
 import ctypes
+import json
 import mmap
 import os
 import re
@@ -77,6 +78,16 @@ def sh(*cmd):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
 
+def mount(dev, name, options="", mkfs_xfs=False):
+    """mount /dev/DEV on MNT/NAME (after mkfs.xfs, if asked); returns the path"""
+    if mkfs_xfs:
+        sh("mkfs.xfs", "-q", "-f", "/dev/" + dev)
+    path = os.path.join(MNT, name)
+    os.makedirs(path, exist_ok=True)
+    sh("mount", *(["-o", options] if options else []), "/dev/" + dev, path)
+    return path
+
+
 def walk(top):
     """lstat every entry under top; returns the number of files"""
     n = 0
@@ -88,11 +99,13 @@ def walk(top):
 
 
 class Hog:
-    """A child that mlocks anonymous memory in steps until MemAvailable (or
-    MemFree) is down to a target.  oom_score_adj 1000: the OOM killer takes
-    it first, and an OOM kill shows as a hog that died."""
+    """A child that mlocks anonymous memory in steps (at most max_step_mb
+    each, written back first) until MemAvailable (or MemFree) is down to a
+    target.  oom_score_adj 1000 by default: the OOM killer takes it first,
+    and an OOM kill shows as a hog that died."""
 
-    def __init__(self):
+    def __init__(self, oom_score_adj=1000, max_step_mb=256):
+        self.oom_score_adj, self.max_step_mb = oom_score_adj, max_step_mb
         self.cmd_r, self.cmd_w = os.pipe()
         self.ack_r, self.ack_w = os.pipe()
         self.pid = os.fork()
@@ -108,7 +121,7 @@ class Hog:
     def _child(self):
         os.close(self.cmd_w)
         os.close(self.ack_r)
-        put("/proc/self/oom_score_adj", 1000)
+        put("/proc/self/oom_score_adj", self.oom_score_adj)
         held = []
         cmds = os.fdopen(self.cmd_r, "rb", buffering=0)
         for line in iter(cmds.readline, b""):
@@ -124,7 +137,7 @@ class Hog:
         """grow until meminfo KEY <= target_mb; None, or why it could not"""
         while meminfo(key) > target_mb:
             os.sync()
-            step = max(4, min(256, (meminfo(key) - target_mb) // 2))
+            step = max(4, min(self.max_step_mb, (meminfo(key) - target_mb) // 2))
             os.write(self.cmd_w, b"%d\n" % step)
             ack = os.read(self.ack_r, 16).strip()
             if ack != b"ok":
@@ -141,6 +154,17 @@ class Hog:
             os.waitpid(self.pid, 0)
         os.close(self.cmd_w)
         return pid != 0 and os.WIFSIGNALED(status)
+
+
+def squeeze(scenario, target_mb, key="MemAvailable"):
+    """a Hog grown until meminfo KEY <= target_mb; or None, after printing
+    the scenario's error record"""
+    hog = Hog()
+    why = hog.squeeze_to(target_mb, key)
+    if why:
+        print(json.dumps({"scenario": scenario, "error": why}), flush=True)
+        return None
+    return hog
 
 
 def kswapd_pids():

@@ -32,13 +32,13 @@ import mmap
 import os
 import re
 import shutil
-import signal
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fsutil  # noqa: E402
+from reclaim_common import Hog, meminfo, put  # noqa: E402
 
 TRACING = "/sys/kernel/tracing"
 EVENTS = ["vmscan/mm_vmscan_direct_reclaim_begin", "vmscan/mm_vmscan_direct_reclaim_end",
@@ -58,40 +58,8 @@ SLAB_START = re.compile(r"objects to shrink (-?\d+) .* total_scan (-?\d+)")
 SLAB_DEFER = re.compile(r" deferred (\d+) total deferred")
 THROTTLED = re.compile(r"usect_delayed=(\d+) reason=(\w+)")
 
-libc = ctypes.CDLL(None, use_errno=True)
-
-
-def put(path, value):
-    with open(path, "w") as f:
-        f.write(str(value))
-
-
-def meminfo(key):
-    for line in open("/proc/meminfo"):
-        if line.startswith(key + ":"):
-            return int(line.split()[1]) >> 10
-    raise KeyError(key)
-
-
 def vmstat():
     return {k: int(v) for k, v in (line.split() for line in open("/proc/vmstat"))}
-
-
-def hog(cmds, acks):
-    """mlock anonymous memory in the sizes the parent asks for (MiB); at
-    oom_score_adj 0 the OOM killer takes the workers first and then the hog,
-    which ends the run's steps (a hog it may not kill leaves it only the
-    harness, and then the panic for "no killable processes")"""
-    held = []
-    cmds = os.fdopen(cmds, "rb", buffering=0)
-    for line in iter(cmds.readline, b""):
-        mb = int(line)
-        m = mmap.mmap(-1, mb << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-        addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
-        ok = libc.mlock(ctypes.c_void_p(addr), ctypes.c_size_t(mb << 20)) == 0
-        held.append(m)
-        os.write(acks, b"ok\n" if ok else b"fail\n")
-    os._exit(0)
 
 
 def worker(d, stop_at, counter):
@@ -205,24 +173,6 @@ def pct(values, p):
     return None if v is None else round(v)
 
 
-def squeeze_to(cmds, acks, target_mb):
-    """grow the hog until MemAvailable is at most target_mb; returns the MiB
-    it grew by, or why it could not"""
-    grown = 0
-    while meminfo("MemAvailable") > target_mb:
-        # half the distance at a time, and written back first: MemAvailable
-        # counts dirty page cache, which reclaim cannot free at once, and
-        # squeezing past it went into the OOM killer
-        os.sync()
-        step = max(4, min(64, (meminfo("MemAvailable") - target_mb) // 2))
-        os.write(cmds, b"%d\n" % step)
-        ack = os.read(acks, 16).strip()
-        if ack != b"ok":
-            return "mlock failed" if ack else "the hog was OOM-killed"
-        grown += step
-    return grown
-
-
 def one_fs(fstype, seconds, steps, work):
     images = tempfile.mkdtemp(prefix="s7-images.", dir=IMAGE_DIR) if IMAGE_DIR else work
     # 4 GiB: ext4 then has 262144 inodes (the workload keeps about S7_CACHED +
@@ -239,34 +189,25 @@ def one_fs(fstype, seconds, steps, work):
             os.makedirs(os.path.join(cached, str(i // 1000)))
         open(os.path.join(cached, str(i // 1000), str(i)), "w").close()
     os.sync()
-    cr, cw = os.pipe()
-    ar, aw = os.pipe()
-    hog_pid = os.fork()
-    if hog_pid == 0:
-        os.close(cw)
-        os.close(ar)
-        try:
-            hog(cr, aw)
-        finally:
-            os._exit(1)
-    os.close(cr)
-    os.close(aw)
-    locked = 0
+    # oom_score_adj 0: the OOM killer takes the workers (1000) first and
+    # then the hog, which ends the run's steps; at most 64 MiB a step, and
+    # written back first (squeezing past dirty page cache, which
+    # MemAvailable counts, went into the OOM killer)
+    hog = Hog(oom_score_adj=0, max_step_mb=64)
     shared = mmap.mmap(-1, 8 * WORKERS, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
     try:
         for i, target in enumerate(steps):
-            grown = squeeze_to(cw, ar, target)
-            if isinstance(grown, str):
+            why = hog.squeeze_to(target)
+            if why:
                 print(json.dumps({"scenario": "S7", "fs": fstype, "available_mb": target,
-                                  "error": grown}), flush=True)
+                                  "error": why}), flush=True)
                 break
-            locked += grown
             available = meminfo("MemAvailable")
             rate, killed, vm = run_step(mnt, seconds, shared)
             stalls, scans, inherited, kswapd_scan, extra = parse_trace()
             print(json.dumps({
                 "scenario": "S7", "fs": fstype, "available_mb": target,
-                "available_at_start_mb": available, "locked_mb": locked,
+                "available_at_start_mb": available, "locked_mb": hog.locked_mb,
                 "creates_per_s": round(rate, 1), "workers_killed": killed,
                 "direct_reclaims": len(stalls),
                 "stall_us_p50": pct(stalls, 50), "stall_us_p99": pct(stalls, 99),
@@ -281,9 +222,7 @@ def one_fs(fstype, seconds, steps, work):
                 "pgscan_direct": vm.get("pgscan_direct", 0),
                 **extra, "seconds": seconds}), flush=True)
     finally:
-        os.close(cw)
-        os.kill(hog_pid, signal.SIGKILL)
-        os.waitpid(hog_pid, 0)
+        hog.release()
         fsutil.umount(mnt)
         fsutil.release_fs(src)
         if IMAGE_DIR:

@@ -34,21 +34,16 @@ CACHES = ("dentry", "ext4_inode_cache")
 def main():
     rc.sh("mkswap", "-f", "/dev/" + SWAP)
     rc.sh("swapon", "/dev/" + SWAP)
-    rc.sh("mkfs.xfs", "-q", "-f", "/dev/" + SCRATCH)
-    os.makedirs(rc.MNT + "/tree", exist_ok=True)
-    os.makedirs(rc.MNT + "/scratch", exist_ok=True)
-    rc.sh("mount", "-o", "ro,noatime", "/dev/" + TREE, rc.MNT + "/tree")
-    rc.sh("mount", "/dev/" + SCRATCH, rc.MNT + "/scratch")
+    rc.mount(TREE, "tree", "ro,noatime")
+    rc.mount(SCRATCH, "scratch", mkfs_xfs=True)
     rc.trace_setup()
     try:
         t = rc.now()
         files = rc.walk(rc.MNT + "/tree")
         walk_s = rc.now() - t
         warm = rc.slab_objects(*CACHES)
-        hog = rc.Hog()
-        why = hog.squeeze_to(FREE_MB, "MemFree")
-        if why:
-            print(json.dumps({"scenario": "S8", "error": why}))
+        hog = rc.squeeze("S8", FREE_MB, "MemFree")
+        if not hog:
             return 1
         before = rc.vmstat()
         rc.trace_start()

@@ -77,15 +77,11 @@ def main():
     rc.put("/sys/block/zram0/disksize", ZRAM_MB << 20)
     rc.sh("mkswap", "-f", "/dev/zram0")
     rc.sh("swapon", "/dev/zram0")
-    rc.sh("mkfs.xfs", "-q", "-f", "/dev/" + SCRATCH)
-    os.makedirs(rc.MNT + "/scratch", exist_ok=True)
-    rc.sh("mount", "/dev/" + SCRATCH, rc.MNT + "/scratch")
+    rc.mount(SCRATCH, "scratch", mkfs_xfs=True)
     rc.trace_setup()
     try:
-        hog = rc.Hog()
-        why = hog.squeeze_to(AVAILABLE_MB)
-        if why:
-            print(json.dumps({"scenario": "S11", "error": why}))
+        hog = rc.squeeze("S11", AVAILABLE_MB)
+        if not hog:
             return 1
         before = rc.vmstat()
         rc.trace_start()

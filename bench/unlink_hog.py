@@ -29,18 +29,15 @@ TREE = "vdb"
 
 def main():
     subprocess.run(["modprobe", "-q", "xfs"], check=False)
-    os.makedirs(rc.MNT + "/unlink", exist_ok=True)
-    rc.sh("mount", "-o", "noatime", "/dev/" + TREE, rc.MNT + "/unlink")
+    rc.mount(TREE, "unlink", "noatime")
     # the inodegc shrinker's own event: its scan runs (and throttles rm
     # through shrinker_hits) only when a call reaches a whole batch, which
     # mm_shrink_slab_start, logged before the batch check, cannot tell
     rc.trace_setup(extra_events=["xfs/xfs_inodegc_shrinker_scan"])
     try:
         files = sum(len(os.listdir(os.path.join(rc.MNT + "/unlink", d))) for d in os.listdir(rc.MNT + "/unlink"))
-        hog = rc.Hog()
-        why = hog.squeeze_to(AVAILABLE_MB)
-        if why:
-            print(json.dumps({"scenario": "S9", "error": why}))
+        hog = rc.squeeze("S9", AVAILABLE_MB)
+        if not hog:
             return 1
         before = rc.vmstat()
         rc.trace_start()
