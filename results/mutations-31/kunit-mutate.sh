@@ -14,6 +14,9 @@ mutants=(
 	"direct-takes-nothing|the first form: direct reclaim takes no deferred work|s/nr = short_of_batch > 0 ?/nr = 0 \&\& short_of_batch > 0 ?/"
 	"kswapd-takes-nothing|kswapd scans no deferred work|s/return max(nr >> priority, min(linear, delta));/return 0;/"
 	"kswapd-unbounded-linear|kswapd's linear share without the bound (seed 004 as written)|s/return max(nr >> priority, min(linear, delta));/return linear;/"
+	"gate-removed|direct reclaim takes what completes a batch whether or not stock would have called|s/if (take <= 0 || (old >> shift) < take)/if (take <= 0)/"
+	"kswapd-floor-dropped|kswapd's share without its floor of count >> priority|s/return max(nr >> priority, min(linear, delta));/return min(linear, delta);/"
+	"cap-dropped|adds to a deferred count not capped|s/new = min(old + nr, cap);/new = old + nr;/"
 	"direct-takes-all|stock: direct reclaim takes the count and scans count >> priority|s/^\t\ttotal_scan = nr;$/\t\tnr += take_nr_deferred(shrinker, shrinkctl, LONG_MAX, 0); total_scan = nr >> priority;/"
 )
 for m in "${mutants[@]}"; do
