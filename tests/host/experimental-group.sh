@@ -57,10 +57,15 @@ refuse() {
 	grep -q "$2" <<<"$err" || { echo "$1: refused for another reason"; exit 1; }
 }
 
-# one experimental commit renamed: the group is there only in part
-"$top/scripts/apply-series" --force --experimental
-git -C "$KSRC" commit -q --amend -m "mm: Renamed experimental commit"
-refuse renamed-one "only some of"
+# one experimental commit renamed: the group is there only in part (a
+# group of one patch cannot be; that is the all-renamed case below)
+if [ "$exp" -ge 2 ]; then
+	"$top/scripts/apply-series" --force --experimental
+	git -C "$KSRC" commit -q --amend -m "mm: Renamed experimental commit"
+	refuse renamed-one "only some of"
+else
+	echo "renamed-one: not run, the group has one patch"
+fi
 # all of them renamed: nothing says they are the group but how it was applied
 "$top/scripts/apply-series" --force --experimental
 git -C "$KSRC" rebase -q --exec 'git commit -q --amend -m "mm: Renamed $(git log -1 --format=%h)"' "HEAD~$exp"
@@ -71,5 +76,5 @@ echo >> "$KSRC/MAINTAINERS"
 git -C "$KSRC" commit -q -a -m "$(git -C "$KSRC" mailinfo /dev/null /dev/null \
 	< "$top/patches/experimental/$(series_patches "$top/patches/experimental" | head -1)" |
 	sed -n 's/^Subject: //p')"
-refuse group-name-without-group "only some of"
+refuse group-name-without-group "only some of\|without --experimental"
 echo "ok: $main patches by default, $exp more with --experimental, misplaced and renamed commits refused"
