@@ -13,7 +13,9 @@ SERIES_BASE=${SERIES_BASE:-$top/patches/BASE}	# overridable for tests
 # shrinker_info expansion's unit of deferred counts.  The mark does nothing
 # until the filter is switched on; it only keeps other caches from merging
 # into it.
-TEST_VM_ARGS="slub_debug=A,kmalloc-512"
+# log_buf_len: guest/run-tests judges each test by its slice of the kernel
+# log, which the default 128 KiB ring would lose under a test's own output.
+TEST_VM_ARGS="slub_debug=A,kmalloc-512 log_buf_len=16M"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 
 die() { echo "error: $*" >&2; exit 1; }

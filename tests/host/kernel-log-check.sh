@@ -12,6 +12,8 @@ for report in \
 	"BUG: kernel NULL pointer dereference, address: 0000000000000008" \
 	"WARNING: possible circular locking dependency detected" \
 	"WARNING: suspicious RCU usage" \
+	"INFO: trying to register non-static key." \
+	"turning off the locking correctness validator." \
 	"INFO: task umount:123 blocked for more than 120 seconds." \
 	"VFS: Busy inodes after unmount of loop0 (ext4)" \
 	"Kernel panic - not syncing: Fatal exception" \
