@@ -1,7 +1,10 @@
 # scripts/peer-compare fails a test that fails on the series and passes on
 # stock, lists one failing on both as known or unexplained, and in --ktap
 # mode (the series alone) fails a failure tests/peers/known-failures does
-# not name; a test known as flaky may fail on the series alone.
+# not name; a test known as flaky may fail on the series alone.  A test that
+# passes on stock and is skipped or missing on the series, and a suite in
+# which no test ran, fail; --ktap prints each test under its suite, so that
+# scripts/ktap-summary fails an unexpected skip.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 r=$SCRATCH/peers
@@ -27,6 +30,19 @@ out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known-flaky") ||
 	{ echo "a flaky test's failure on the series failed: $out"; exit 1; }
 grep -q 'ltp a: stock pass, patched fail.*known flaky' <<<"$out" || { echo "flaky difference not listed: $out"; exit 1; }
 
+# passing on stock, skipped or missing on the series: a regression
+printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\nc\tpass\t0\t\n' > "$r/stock/ltp/ltp.tsv"
+printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\nc\tskip\t0\tTCONF\n' > "$r/patched/ltp/ltp.tsv"
+out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known") && { echo "a skip on the series passed: $out"; exit 1; }
+grep -q 'ltp a\|ltp c' <<<"${out##*fail on the series only: }" || { echo "the skip is not named: $out"; exit 1; }
+printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\n' > "$r/patched/ltp/ltp.tsv"
+out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known") && { echo "a test missing on the series passed: $out"; exit 1; }
+# a suite in which nothing ran
+printf 'a\tskip\t1\tTCONF\n' > "$r/stock/ltp/ltp.tsv"
+printf 'a\tskip\t1\tTCONF\n(guest)\tfail\t0\tthe guest did not finish\n' > "$r/patched/ltp/ltp.tsv"
+out=$(python3 "$top/scripts/peer-compare" "$r" "$SCRATCH/known") && { echo "a suite where nothing ran passed: $out"; exit 1; }
+grep -q '(no test ran on stock)' <<<"$out" || { echo "the empty suite is not named: $out"; exit 1; }
+
 # the CI slice: the series alone; b is known, a is not
 rm -r "$r/stock"
 out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known") && { echo "unknown failure passed: $out"; exit 1; }
@@ -34,6 +50,24 @@ grep -q '^not ok 1 peers-ltp-patched' <<<"$out" || { echo "no failing KTAP line:
 printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\n' > "$r/patched/ltp/ltp.tsv"
 out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known") || { echo "known failure failed: $out"; exit 1; }
 grep -q '^ok 1 peers-ltp-patched' <<<"$out" || { echo "no passing KTAP line: $out"; exit 1; }
+
+# each test a result under the suite: the known failure an XFAIL, a skip
+# a SKIP that scripts/ktap-summary judges by tests/expected-skips
+printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\nc\tskip\t0\tTCONF\n' > "$r/patched/ltp/ltp.tsv"
+out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known") || { echo "a known failure and a skip failed: $out"; exit 1; }
+grep -qx '    ok 2 b # XFAIL known: fails on stock too' <<<"$out" || { echo "no XFAIL for b: $out"; exit 1; }
+grep -qx '    ok 3 c # SKIP TCONF' <<<"$out" || { echo "no SKIP for c: $out"; exit 1; }
+printf '%s\n' "$out" > "$r/peers.ktap"
+printf 'peers.ktap\tc\tTCONF here\n' > "$SCRATCH/skips"
+"$top/scripts/ktap-summary" --expected-skips "$SCRATCH/skips" "$r/peers.ktap" > /dev/null ||
+	{ echo "an expected skip of a peer test failed the summary"; exit 1; }
+: > "$SCRATCH/skips"
+"$top/scripts/ktap-summary" --expected-skips "$SCRATCH/skips" "$r/peers.ktap" > /dev/null &&
+	{ echo "an unexpected skip of a peer test passed the summary"; exit 1; }
+printf 'a\tskip\t1\tTCONF\n' > "$r/patched/ltp/ltp.tsv"
+out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known")
+grep -q '^not ok 1 peers-ltp-patched' <<<"$out" || { echo "a suite where nothing ran passed: $out"; exit 1; }
+printf 'a\tpass\t1\t\nb\tfail\t1\texit 1\n' > "$r/patched/ltp/ltp.tsv"
 
 # a known failure that must give a particular reason is known only with it
 printf 'ltp b\tfails on stock too\texit 1\n' > "$SCRATCH/known-says"
