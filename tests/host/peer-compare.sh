@@ -58,11 +58,11 @@ out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known") || { ech
 grep -qx '    ok 2 b # XFAIL known: fails on stock too' <<<"$out" || { echo "no XFAIL for b: $out"; exit 1; }
 grep -qx '    ok 3 c # SKIP TCONF' <<<"$out" || { echo "no SKIP for c: $out"; exit 1; }
 printf '%s\n' "$out" > "$r/peers.ktap"
-printf 'peers.ktap\tc\tTCONF here\n' > "$SCRATCH/skips"
-"$top/scripts/ktap-summary" --expected-skips "$SCRATCH/skips" "$r/peers.ktap" > /dev/null ||
+printf 'peers.ktap\tc\tTCONF here\n' > "$SCRATCH/peer-skips"
+"$top/scripts/ktap-summary" --expected-skips "$SCRATCH/peer-skips" "$r/peers.ktap" > /dev/null ||
 	{ echo "an expected skip of a peer test failed the summary"; exit 1; }
-: > "$SCRATCH/skips"
-"$top/scripts/ktap-summary" --expected-skips "$SCRATCH/skips" "$r/peers.ktap" > /dev/null &&
+: > "$SCRATCH/peer-skips"
+"$top/scripts/ktap-summary" --expected-skips "$SCRATCH/peer-skips" "$r/peers.ktap" > /dev/null &&
 	{ echo "an unexpected skip of a peer test passed the summary"; exit 1; }
 printf 'a\tskip\t1\tTCONF\n' > "$r/patched/ltp/ltp.tsv"
 out=$(python3 "$top/scripts/peer-compare" --ktap "$r" "$SCRATCH/known")
