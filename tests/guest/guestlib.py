@@ -1,6 +1,8 @@
 """Helpers for the Python scenario tests (imported).  Exit codes follow
 kselftest: 0 pass, 1 fail, 4 skip."""
+import contextlib
 import ctypes
+import glob
 import os
 import subprocess
 import sys
@@ -23,6 +25,28 @@ def skip(msg):
 def write(path, text):
     with open(path, "w") as f:
         f.write(text)
+
+
+@contextlib.contextmanager
+def one_cpu_online():
+    """Every CPU but CPU0 offline for the block, back online after it.
+    Under TCG, ftrace's live patching of a function that another vCPU (or
+    the patching one's interrupt) runs can freeze the guest or stall it for
+    a minute: the vCPU traps in an int3 the patch has already removed and
+    runs its stale translation of it again (results/ci-hang-20261128/).
+    Patching with one vCPU running did not."""
+    offlined = []
+    try:
+        for f in sorted(glob.glob("/sys/devices/system/cpu/cpu[1-9]*/online")):
+            with open(f) as o:
+                if o.read().strip() != "1":
+                    continue
+            write(f, "0")
+            offlined.append(f)
+        yield
+    finally:
+        for f in offlined:
+            write(f, "1")
 
 
 def make_fs(fs):
