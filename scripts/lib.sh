@@ -19,6 +19,19 @@ TEST_VM_ARGS="slub_debug=A,kmalloc-512 log_buf_len=16M"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 
 die() { echo "error: $*" >&2; exit 1; }
+
+# virtme-ng's init mounts an empty tmpfs over these in the guest, which sees
+# the host's root read-only otherwise: a checkout or a kernel tree below one
+# is not there for the guest (its runner: "No such file or directory")
+GUEST_TMPFS_DIRS=(/tmp /var/tmp /run /var/log /var/spool /var/cache)
+require_guest_visible() { # DIR WHAT
+	local d
+	for d in "${GUEST_TMPFS_DIRS[@]}"; do
+		case $(realpath -m "$1")/ in
+		"$d"/*) die "$2 ($1) is below $d, which the guest's init covers with a tmpfs: clone or build elsewhere" ;;
+		esac
+	done
+}
 info() { echo ">> $*" >&2; }
 
 # base_field NAME: a value from patches/BASE ("name value" lines)
