@@ -4,6 +4,10 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "$*"; exit 1; }
+# the queue alone: the host tests share one throw-away work/linux, and those
+# before this one may leave the experimental group, or a commit named like
+# it, on top (the mutants are diffs against the queue)
+"$top/scripts/apply-series" --force > /dev/null 2>&1 || fail "apply-series failed in the scratch tree"
 out=$("$top/scripts/mutate" --check 2>&1) || fail "the project's mutants: $out"
 echo "# $out"
 m=$SCRATCH/mutants
