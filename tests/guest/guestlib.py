@@ -34,7 +34,9 @@ def one_cpu_online():
     the patching one's interrupt) runs can freeze the guest or stall it for
     a minute: the vCPU traps in an int3 the patch has already removed and
     runs its stale translation of it again (results/ci-hang-20261128/).
-    Patching with one vCPU running did not."""
+    Patching with one vCPU running did not.  Nested use restores nothing
+    twice: an inner block finds the CPUs already offline and leaves them
+    to the outer one."""
     offlined = []
     try:
         for f in sorted(glob.glob("/sys/devices/system/cpu/cpu[1-9]*/online")):
@@ -45,8 +47,20 @@ def one_cpu_online():
             offlined.append(f)
         yield
     finally:
+        # every CPU back, even after a failed write, or the later tests of
+        # the boot run on fewer CPUs; the block's own exception, if any,
+        # is the one that goes on
+        failed = []
         for f in offlined:
-            write(f, "1")
+            try:
+                write(f, "1")
+            except OSError as e:
+                failed.append(f"{f}: {e}")
+        if failed:
+            msg = "CPUs left offline: " + "; ".join(failed)
+            if sys.exc_info()[0] is None:
+                raise OSError(msg)
+            print(msg, file=sys.stderr)
 
 
 def make_fs(fs):
