@@ -25,4 +25,11 @@ grep -q '`g9.1-c`.*| \*\*survived\*\* |$' <<<"$out" || fail "unexpected survivor
 grep -q '`g9.1-d`.*| \*\*not run\*\* |$' <<<"$out" || fail "not run: $out"
 grep -q '^1 killed, 1 not run, 2 survived of 4 mutants$' <<<"$out" || fail "totals: $out"
 MUTANTS=$m "$top/scripts/mutation-table" "$r/none" > /dev/null 2>&1 && fail "a missing run directory passed"
+printf 'before\n<!-- mutation-table begin -->\nstale\n<!-- mutation-table end -->\nafter\n' > "$r/doc.md"
+MUTANTS=$m "$top/scripts/mutation-table" --into "$r/doc.md" "$r/a" "$r/b" || fail "--into failed"
+[ "$(head -2 "$r/doc.md")" = "$(printf 'before\n<!-- mutation-table begin -->')" ] &&
+	[ "$(tail -2 "$r/doc.md")" = "$(printf '<!-- mutation-table end -->\nafter')" ] &&
+	! grep -q stale "$r/doc.md" && grep -q '^1 killed, 1 not run' "$r/doc.md" || fail "--into: $(cat "$r/doc.md")"
+echo plain > "$r/plain.md"
+MUTANTS=$m "$top/scripts/mutation-table" --into "$r/plain.md" "$r/a" 2>/dev/null && fail "--into a file without the markers passed"
 exit 0
