@@ -16,7 +16,13 @@ Right after each successful umount(2), before anything else:
   - a block filesystem's loop device opens O_EXCL (the superblock has let
     go of it: what LTP's loop-device tests need),
   - every entry the mount created in the shrinker debugfs directory,
-    /sys/fs/FS, /proc/fs/FS, /proc/fs/jbd2 and /sys/class/bdi is gone,
+    /sys/fs/FS, /proc/fs/FS, /proc/fs/jbd2 and /sys/class/bdi is gone;
+    positive control: in each round the mount must have created the
+    entries every mount of FS creates (CREATES below: the superblock's
+    shrinker directory sb-FS-N for all four, and ext4's /sys/fs/ext4/DEV,
+    /proc/fs/ext4/DEV and /proc/fs/jbd2/DEV-8, XFS's /sys/fs/xfs/DEV,
+    btrfs's /sys/fs/btrfs/UUID and its bdi /sys/class/bdi/btrfs-N), or
+    their absence afterwards proves nothing,
   - the mount point is no longer a mount.
 Any other errno from umount(2) or mount(2) fails.  Each racer counts its
 calls and those that reached the mount (the walk, open or chdir worked; the
@@ -29,6 +35,7 @@ fails the run on a KASAN, lockdep or WARN report.  Exit 0 pass, 1 fail,
 import errno
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -46,6 +53,27 @@ STOP = os.path.join(SCRATCH, "race-stop")
 def watched(fs):
     return ["/sys/kernel/debug/shrinker", f"/sys/fs/{fs}", f"/proc/fs/{fs}",
             "/proc/fs/jbd2", "/sys/class/bdi"]
+
+
+# What every mount of each filesystem creates (directory, name prefix):
+# the positive control of the "gone after umount" check.
+# (the superblock's shrinker is sb-FS-N, or sb-FS:DEV-N on a block device)
+CREATES = {
+    "tmpfs": [("/sys/kernel/debug/shrinker", "sb-tmpfs")],
+    "ext4": [("/sys/kernel/debug/shrinker", "sb-ext4"), ("/sys/fs/ext4", ""),
+             ("/proc/fs/ext4", ""), ("/proc/fs/jbd2", "")],
+    "xfs": [("/sys/kernel/debug/shrinker", "sb-xfs"), ("/sys/fs/xfs", "")],
+    "btrfs": [("/sys/kernel/debug/shrinker", "sb-btrfs"), ("/sys/fs/btrfs", ""),
+              ("/sys/class/bdi", "btrfs-")],
+}
+
+
+def missing_creations(fs, created):
+    """the CREATES entries of FS that CREATED (paths the mount added) lacks"""
+    def made(d, prefix):
+        pat = re.compile(re.escape(prefix) + (r"[-:]" if prefix.startswith("sb-") else ""))
+        return any(os.path.dirname(p) == d and pat.match(os.path.basename(p)) for p in created)
+    return [f"{d}/{prefix}*" for d, prefix in CREATES.get(fs, []) if not made(d, prefix)]
 
 
 def entries(dirs):
@@ -143,7 +171,7 @@ def rounds_of(fs):
         if os.path.exists(f):
             os.unlink(f)
     pids = start_racers(mnt)
-    busy = 0
+    busy = checked = 0
     began = time.time()
     try:
         for i in range(ROUNDS):
@@ -156,6 +184,11 @@ def rounds_of(fs):
                 write(mnt + "/d/g", "g\n")
                 write(mnt + "/f", "f\n")
             created = entries(dirs) - before
+            missing = missing_creations(fs, created)
+            if missing:
+                fail(f"{fs} round {i}: the mount created no {', '.join(missing)}: their absence"
+                     " after umount would prove nothing")
+            checked += len(created)
             time.sleep(random.random() / 50)
             deadline = time.time() + 10
             while True:
@@ -182,10 +215,16 @@ def rounds_of(fs):
     finally:
         write(STOP, "")
         died = [name for pid, name in pids.items() if os.waitpid(pid, 0)[1]]
+        # a round that failed with the filesystem mounted: the next tests
+        # would find its image busy
+        if os.path.ismount(mnt):
+            umount(mnt, 2)  # MNT_DETACH
         drop_fs(src)
     n = {name: count(name) for name in RACERS}
     on = {name: "%d/%d" % (n[name][1], n[name][0]) for name in RACERS}
-    print(f"# {fs}: {ROUNDS} umounts in {time.time() - began:.0f} s, {busy} EBUSY retries;"
+    print(f"# {fs}: {ROUNDS} umounts in {time.time() - began:.0f} s, {busy} EBUSY retries,"
+          f" {checked} entries the mounts created checked gone ({checked / ROUNDS:.1f} per"
+          f" round: {', '.join(d + '/' + p + '*' for d, p in CREATES.get(fs, []))});"
           " racing (on the mount/calls)"
           f" {on['stat']} stat pairs, {on['mountinfo']} mountinfo reads,"
           f" {on['dpath']} open+d_path+close, {on['chdir']} chdir in and out",
