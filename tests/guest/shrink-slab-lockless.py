@@ -44,18 +44,34 @@ super_cache_count(), and the callbacks' own trylock of s_umount must have
 been seen (the tracer sees locks and their callers).  A trace that lost
 events fails too.  Exit 0 pass, 1 fail, 4 skip.
 
+Phase 3 (issue 45, P10) closes the first phases' blind spot, a lock taken
+through an out-of-line helper that reclaim calls (its direct caller is the
+helper, e.g. shrinker_entry_tryget()): the function_graph tracer, with
+set_graph_function on the walk's entries, records every lock function called
+anywhere below shrink_slab(), at any depth, with the traced functions it is
+nested in.  The shrinkers' callbacks (every count_objects/scan_objects a
+kprobe on do_shrink_slab() saw in phases 1 and 2) are in set_graph_notrace,
+and so are the scheduler (cond_resched()) and softirqs run on interrupt exit
+(hard interrupts are left out by funcgraph-irqs=0): none of them is the
+walk.  super_cache_count() and super_cache_scan() stay traced: a lock below
+them is a callback's, allowed, and the s_umount trylock super_cache_scan()
+takes through trylock_super(), which is not traced, must be seen below it
+(the positive control: a lock reached through an untraced helper is seen).
+The same two reclaims run again (the memcg's dentries made again first).
+Fails if any other lock function was called below the walk, if a callback
+the walk called was neither known nor traced, or if the controls miss.
+
 Patching: under TCG, ftrace's live patching of a function another vCPU
 (or the patching one's interrupt) runs can freeze the guest: the vCPU traps
 in an int3 the patch has already removed and runs its stale translation of
 it again (CI froze in this test twice; results/ci-hang-20261128/).  The
-tracer and the kprobes are switched with every CPU but CPU0 offline
+tracers (function and, in phase 3, function_graph), their filters and
+the kprobes are switched with every CPU but CPU0 offline
 (guestlib.one_cpu_online).
 
-Not seen: a lock taken through an out-of-line helper that reclaim calls
-(its caller is the helper, e.g. a future shrinker_lock()), a lock inlined
-as atomics (bit spinlocks, a hand-rolled lock), a lock in a path these two
-reclaims do not take (kswapd and direct reclaim call the same
-shrink_slab(), and are counted if they run meanwhile).
+Not seen: a lock inlined as atomics (bit spinlocks, a hand-rolled lock), a
+lock in a path these two reclaims do not take (kswapd and direct reclaim
+call the same shrink_slab(), and are counted if they run meanwhile).
 """
 import collections
 import errno
@@ -102,6 +118,28 @@ CALLBACKS = ("super_cache_count", "super_cache_scan")
 # the trylock of s_umount the superblock shrinker's scan takes
 CALLBACK_LOCK = ("down_read_trylock", ("super_cache_scan", "trylock_super"))
 OTHERS = ("__srcu_read_lock",)
+
+# Phase 3: the callbacks do_shrink_slab() is about to call (struct
+# shrinker's first two members), read by a kprobe in every phase
+CB_PROBE = "do_shrink_slab count=+0($arg2):symbol scan=+8($arg2):symbol"
+CB = re.compile(r"cb: .*count=([A-Za-z_][\w.]*)\+\S*(?: \[\w+\])? scan=([A-Za-z_][\w.]*)\+")
+# What may run below the walk and is not the walk: the scheduler through
+# cond_resched(), hard interrupts (left out by funcgraph-irqs=0 too) and the
+# softirqs run on their exit or at bh enable (handle_softirqs() in 6.1.192:
+# the timer softirq's and rcu_core()'s spinlocks showed up below the walk
+# without it), and preemptible RCU's unlock, which reports a quiescent state
+# under the rcu_node lock when a grace period asked for one.  Their subtrees
+# go untraced.
+NOT_THE_WALK = ("__cond_resched", "schedule", "preempt_schedule", "preempt_schedule_notrace",
+                "__do_softirq", "do_softirq", "handle_softirqs", "irq_exit_rcu",
+                "__sysvec_apic_timer_interrupt", "__sysvec_call_function",
+                "__sysvec_call_function_single", "rcu_preempt_deferred_qs_irqrestore")
+# Inside super_cache_scan(), after its trylock of s_umount: the callback's
+# own work, left untraced only to keep the trace small
+CALLBACK_BULK = ("prune_dcache_sb", "prune_icache_sb")
+GRAPH_OPTIONS = {"funcgraph-proc": "1", "funcgraph-irqs": "0"}
+# a function_graph line: " 1)  python3-245   |   0.380 us    |    mutex_trylock();"
+GLINE = re.compile(r"^\s*\d+\)\s+(?P<comm>.*?)-(?P<pid>\d+)\s+\|.*\|\s(?P<body>.*?)\s*$")
 
 LINE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+(?:\(.*?\)\s+)?\[\d+\]\s+(?:\S+\s+)?"
                   r"[\d.]+:\s+(?P<rest>.*)$")
@@ -179,8 +217,12 @@ def populate(mnt):
         os.fsync(f.fileno())
 
 
-def setup_tracing(funcs):
+def setup_tracing(funcs, graph=(), notrace=()):
+    """the function tracer on FUNCS, or, with GRAPH, the function_graph
+    tracer below the functions in GRAPH, with NOTRACE's subtrees left out"""
     saved = {"tracing_on": rd("tracing_on").strip()}
+    for o in GRAPH_OPTIONS:
+        saved["options/" + o] = rd("options/" + o).strip()
     # "7 (expanded: 1408)" before first use: restore the size it expands to
     size = rd("buffer_size_kb")
     saved["buffer_size_kb"] = (re.search(r"expanded: (\d+)", size)
@@ -203,7 +245,14 @@ def setup_tracing(funcs):
                 cleanup_tracing(saved)
                 fail("cannot add the kprobe event %s: %s (%s)" % (probe, e, " / ".join(log)))
             tw("events/%s/%s/enable" % (GROUP, name), "1")
-        tw("current_tracer", "function")
+        if graph:
+            tw("set_graph_function", "\n".join(graph) + "\n")
+            tw("set_graph_notrace", "\n".join(notrace) + "\n")
+            for o, v in GRAPH_OPTIONS.items():
+                tw("options/" + o, v)
+            tw("current_tracer", "function_graph")
+        else:
+            tw("current_tracer", "function")
     tw("trace", "")
     return saved
 
@@ -223,6 +272,10 @@ def cleanup_tracing(saved):
                 pass
         tw("set_ftrace_filter", "\n")
         tw("set_ftrace_pid", "\n")
+        tw("set_graph_function", "\n")
+        tw("set_graph_notrace", "\n")
+    for o in GRAPH_OPTIONS:
+        tw("options/" + o, saved["options/" + o])
     tw("trace_clock", saved["trace_clock"])
     tw("buffer_size_kb", saved["buffer_size_kb"])
     tw("tracing_on", saved["tracing_on"])
@@ -303,6 +356,115 @@ def analyse(lines, me):
     return r
 
 
+def callbacks_of(lines):
+    """the count/scan callbacks the cb kprobe saw do_shrink_slab() about
+    to call"""
+    cbs = set()
+    for line in lines:
+        m = CB.search(line)
+        if m:
+            cbs.update(base(x) for x in m.groups())
+    return cbs
+
+
+def analyse_graph(lines, entries, known):
+    """Phase 3: walk each task's function_graph calls with a stack; every
+    lock function below a walk entry that no callback encloses is a lock
+    reclaim takes itself"""
+    entries = {base(e) for e in entries}
+    stacks = collections.defaultdict(list)
+    r = {"bad": collections.Counter(), "cb_locks": collections.Counter(), "walks": 0,
+         "do_shrink_slab": 0, "unknown_cbs": set(), "unbalanced": 0}
+    for line in lines:
+        m = GLINE.match(line)
+        if not m:
+            continue
+        pid, body = int(m.group("pid")), m.group("body").strip()
+        st = stacks[pid]
+        if body.startswith("/*"):
+            c = CB.search(body)
+            if c and any(x for x in st if x in entries):
+                r["unknown_cbs"].update(base(x) for x in c.groups() if base(x) not in known)
+            continue
+        if body == "}" or body.startswith("} "):
+            if st:
+                st.pop()
+            else:
+                r["unbalanced"] += 1
+            continue
+        fm = re.match(r"^([A-Za-z_][\w.]*)\(\)\s*(\{|;)$", body)
+        if not fm:
+            continue
+        f, opens = base(fm.group(1)), fm.group(2) == "{"
+        inside = [x for x in st if x in entries]
+        if f in entries and not inside:
+            r["walks"] += 1
+        if f == "do_shrink_slab" and inside:
+            r["do_shrink_slab"] += 1
+        if LOCK_RE.match(f) and inside:
+            # the frames below the innermost entry into the walk
+            k = max(i for i, x in enumerate(st) if x in entries)
+            below = st[k + 1:]
+            if any(LOCK_RE.match(x) for x in below):
+                pass    # part of an outer lock call, counted there
+            elif any(x in CALLBACKS for x in below):
+                r["cb_locks"]["%s below %s" % (f, [x for x in below if x in CALLBACKS][-1])] += 1
+            else:
+                r["bad"]["%s below %s (traced frames: %s; comm %s)" % (
+                    f, st[k], " > ".join(st[k:]), m.group("comm").strip())] += 1
+        if opens:
+            st.append(f)
+    return r
+
+
+def phase3(mnt, locks, entries, known, avail):
+    """function_graph over the walk: see the module docstring"""
+    untraceable = sorted(c for c in known if c not in avail)
+    if untraceable:
+        return ["callbacks not traceable, their locks could not be told from the walk's: %s"
+                % ", ".join(untraceable)]
+    notrace = sorted((set(known) - set(CALLBACKS))
+                     | {f for f in NOT_THE_WALK + CALLBACK_BULK if f in avail})
+    funcs = sorted(set(locks + entries + ["do_shrink_slab"] + list(CALLBACKS) + notrace))
+    populate(mnt)
+    saved = setup_tracing(funcs, graph=entries, notrace=notrace)
+    try:
+        tw("tracing_on", "1")
+        r1 = reclaim(os.path.join(MEMCG, "memory.reclaim"), MEMCG_RECLAIM)
+        r2 = reclaim(os.path.join(CG, "memory.reclaim"), GLOBAL_RECLAIM)
+        tw("tracing_on", "0")
+        lost = lost_events()
+        with open(os.path.join(T, "trace")) as f:
+            lines = f.readlines()
+    finally:
+        cleanup_tracing(saved)
+    r = analyse_graph(lines, entries, set(known) | set(CALLBACKS))
+    print("# phase 3 (function_graph below %s; %d callbacks and %s untraced): memory.reclaim "
+          "memcg %s, root %s; %d walks, %d do_shrink_slab() calls in them, %d trace lines" % (
+              ", ".join(entries), len(set(known) - set(CALLBACKS)),
+              ", ".join(f for f in NOT_THE_WALK if f in avail), r1, r2, r["walks"],
+              r["do_shrink_slab"], len(lines)))
+    print("# phase 3: locks below the callbacks left traced (allowed): %s" % (
+        ", ".join("%s %d" % kv for kv in sorted(r["cb_locks"].items())) or "none"))
+    problems = []
+    for what, v in sorted(r["bad"].items()):
+        print("FAIL: reclaim takes a lock itself (phase 3): %s: %d calls" % (what, v))
+    if lost:
+        problems.append("phase 3: the trace lost %d events (buffer overrun)" % lost)
+    if not r["walks"] or not r["do_shrink_slab"]:
+        problems.append("phase 3: saw no reclaim: %d walks, %d do_shrink_slab() in them"
+                        % (r["walks"], r["do_shrink_slab"]))
+    if not any(k.startswith(CALLBACK_LOCK[0] + " below super_cache_scan") for k in r["cb_locks"]):
+        problems.append("phase 3: saw no %s() below super_cache_scan(): the graph does not show "
+                        "a lock reached through an untraced helper (trylock_super())"
+                        % CALLBACK_LOCK[0])
+    if r["unknown_cbs"]:
+        problems.append("phase 3: the walk called callbacks phases 1 and 2 did not see, whose "
+                        "locks cannot be told from the walk's: %s"
+                        % ", ".join(sorted(r["unknown_cbs"])))
+    return problems + (["reclaim takes a lock itself (phase 3)"] if r["bad"] else [])
+
+
 def main():
     if not os.path.exists(os.path.join(T, "available_filter_functions")):
         os.system("mount -t tracefs none %s 2>/dev/null" % T)
@@ -326,6 +488,7 @@ def main():
     for i, a in enumerate(entries):
         KPROBES["%s%d" % ("sm" if base(a) == "shrink_slab_memcg" else "ss", i)] = \
             "%s memcg=$arg3:x64" % a
+    KPROBES["cb"] = CB_PROBE
     missing = [f for f in ("do_shrink_slab", "super_cache_count") if f not in avail]
     if missing:
         fail("%s not traceable: the positive control cannot work" % ", ".join(missing))
@@ -361,7 +524,15 @@ def main():
         tw("tracing_on", "0")
         lost = lost_events()
         with open(os.path.join(T, "trace")) as f:
-            r = analyse(f, os.getpid())
+            lines = f.readlines()
+        r = analyse(lines, os.getpid())
+        known = callbacks_of(lines)
+        del lines
+        cleanup_tracing(saved)
+        saved = None
+        print("# callbacks the walk called in phases 1 and 2: %s" % ", ".join(sorted(known)),
+              flush=True)
+        graph_problems = phase3(mnt, locks, entries, known, avail)
     finally:
         if saved:
             cleanup_tracing(saved)
@@ -387,7 +558,7 @@ def main():
     print("# locks the shrinker callbacks take (allowed): %s" % (
         ", ".join("%s %d" % kv for kv in sorted(r["cb_locks"].items())) or "none"))
 
-    problems = []
+    problems = list(graph_problems)
     if lost:
         problems.append("the trace lost %d events (buffer overrun)" % lost)
     if r["root"] is None or r["leaf"] is None or r["root"] == r["leaf"]:
@@ -415,7 +586,7 @@ def main():
     if r["bad"] or problems:
         sys.exit(1)
     print("ok: %d global-path and %d memcg-path shrink_slab() calls, %d do_shrink_slab(), "
-          "no lock taken by %s" % (
+          "no lock taken by %s, nor (phase 3) anywhere below the walk outside a callback" % (
               n["global"], n["memcg"],
               child["global"]["do_shrink_slab"] + child["memcg"]["do_shrink_slab"],
               ", ".join(c + "()" for c in CORE)))
