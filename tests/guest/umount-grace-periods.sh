@@ -33,9 +33,9 @@
 # CI's stored runs since v10's patch 26 (results/test-20261126-070655-v10
 # to -20261128-042429-fresh, bdi-umount's 4 traced umounts each) slept in
 # 2 of 52 btrfs umounts, both since 0706f67 (2 of 16: -073802-cold and
-# -092820-cold, 1 of 4 each); this test's first run slept in 0 of 30
-# (2026-11-28, a loaded host, the shutdown's grace period 0.3-2.3 s old
-# at the wait).  At 2 of 16 a run of 30 exceeds 15 with a probability
+# -092820-cold, 1 of 4 each); this test's first three runs slept in 0
+# of 30 each (2026-11-28, a loaded host, the shutdown's grace period
+# 0.2-2.3 s old at the wait: results/guest-umount-20261128/).  At 2 of 16 a run of 30 exceeds 15 with a probability
 # below 1e-6; a kernel that starts the grace period at the end
 # (tests/mutants/g6.2-gp-started-at-the-end.diff) sleeps in nearly every
 # btrfs umount and fails the bound, and the placement check whatever the
