@@ -17,6 +17,7 @@ import contextlib
 import glob
 import os
 import re
+import sys
 
 TRACING = "/sys/kernel/tracing"
 GRACE_PERIOD = ["synchronize_rcu", "synchronize_rcu_expedited", "synchronize_srcu",
@@ -96,9 +97,14 @@ def _write(name, value):
 
 @contextlib.contextmanager
 def one_cpu_online():
-    """Every CPU but CPU0 offline for the block, back online after it
-    (tests/guest/guestlib.py's, which bench/ cannot import): live patching
-    of kernel text under TCG with one vCPU running did not freeze guests."""
+    """Every CPU but CPU0 offline for the block, back online after it.
+    Under TCG, ftrace's live patching of a function that another vCPU (or
+    the patching one's interrupt) runs can freeze the guest or stall it for
+    a minute: the vCPU traps in an int3 the patch has already removed and
+    runs its stale translation of it again (results/ci-hang-20261128/).
+    Patching with one vCPU running did not.  Nested use restores nothing
+    twice: an inner block finds the CPUs already offline and leaves them
+    to the outer one.  (tests/guest/guestlib.py imports this one.)"""
     offlined = []
     try:
         for f in sorted(glob.glob("/sys/devices/system/cpu/cpu[1-9]*/online")):
@@ -110,9 +116,21 @@ def one_cpu_online():
             offlined.append(f)
         yield
     finally:
+        # every CPU back, even after a failed write, or the later tests of
+        # the boot run on fewer CPUs; the block's own exception, if any,
+        # is the one that goes on
+        failed = []
         for f in offlined:
-            with open(f, "w") as o:
-                o.write("1")
+            try:
+                with open(f, "w") as o:
+                    o.write("1")
+            except OSError as e:
+                failed.append(f"{f}: {e}")
+        if failed:
+            msg = "CPUs left offline: " + "; ".join(failed)
+            if sys.exc_info()[0] is None:
+                raise OSError(msg)
+            print(msg, file=sys.stderr)
 
 
 def setup(functions=None, optional=()):

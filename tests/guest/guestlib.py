@@ -1,12 +1,13 @@
 """Helpers for the Python scenario tests (imported).  Exit codes follow
 kselftest: 0 pass, 1 fail, 4 skip."""
-import contextlib
 import ctypes
-import glob
 import os
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+from tracer import one_cpu_online  # noqa: E402,F401 (one copy, for tests and benchmarks)
 
 SCRATCH = os.environ.get("SCRATCH", "/tmp")
 libc = ctypes.CDLL(None, use_errno=True)
@@ -25,42 +26,6 @@ def skip(msg):
 def write(path, text):
     with open(path, "w") as f:
         f.write(text)
-
-
-@contextlib.contextmanager
-def one_cpu_online():
-    """Every CPU but CPU0 offline for the block, back online after it.
-    Under TCG, ftrace's live patching of a function that another vCPU (or
-    the patching one's interrupt) runs can freeze the guest or stall it for
-    a minute: the vCPU traps in an int3 the patch has already removed and
-    runs its stale translation of it again (results/ci-hang-20261128/).
-    Patching with one vCPU running did not.  Nested use restores nothing
-    twice: an inner block finds the CPUs already offline and leaves them
-    to the outer one."""
-    offlined = []
-    try:
-        for f in sorted(glob.glob("/sys/devices/system/cpu/cpu[1-9]*/online")):
-            with open(f) as o:
-                if o.read().strip() != "1":
-                    continue
-            write(f, "0")
-            offlined.append(f)
-        yield
-    finally:
-        # every CPU back, even after a failed write, or the later tests of
-        # the boot run on fewer CPUs; the block's own exception, if any,
-        # is the one that goes on
-        failed = []
-        for f in offlined:
-            try:
-                write(f, "1")
-            except OSError as e:
-                failed.append(f"{f}: {e}")
-        if failed:
-            msg = "CPUs left offline: " + "; ".join(failed)
-            if sys.exc_info()[0] is None:
-                raise OSError(msg)
-            print(msg, file=sys.stderr)
 
 
 def make_fs(fs):
