@@ -17,6 +17,19 @@
 #           report each user's files that were left (one per user per round).
 #           On the test config Q_SYNC is traced: at least once it must have
 #           met releases of its own dquots pending and flushed the work.
+#   delays  with the test_kprobe_delay module (CONFIG_TEST_KPROBE_DELAY):
+#           one user's file is unlinked (its group has other files: one
+#           dquot is released) while (queue) dqput()'s queueing of the
+#           release work sleeps DELAY_MS (1000), the dquot already on
+#           releasing_dquots, or (taken) the release work sleeps after it
+#           took every queued dquot, before its synchronize_srcu(); Q_SYNC
+#           issued during the delay must return with the dquot released.
+#           A sync that flushes without queueing the work first (queue),
+#           or that does not see the dquots the work has taken (taken),
+#           returns at once with it still pending.  The dirty-list loop's
+#           flush of a releasing dquot is not reached here: with the quota
+#           feature ext4 writes a dquot as soon as it is dirtied
+#           (journalled quota), so none is on the dirty list when released.
 . "$TESTS/guest/lib.sh"
 require mkfs.ext4 python3 losetup
 
@@ -31,11 +44,19 @@ mkfs.ext4 -q -F -O quota "$img" >&2 || skip "mkfs.ext4 cannot make the quota fea
 dev=$(losetup -f --show "$img") || fail "losetup failed"
 trap 'losetup -d "$dev"' EXIT
 trace=; [ "${EXPECT_VARIANT:-}" != debug ] && trace=1
+delays=
+if modinfo test_kprobe_delay > /dev/null 2>&1; then
+	[ -d /sys/module/test_kprobe_delay ] && skip "test_kprobe_delay is loaded already"
+	delays=1
+else
+	echo "# no test_kprobe_delay module (CONFIG_TEST_KPROBE_DELAY): delays not run"
+fi
 python3 - "$dev" "$SCRATCH/quota-mnt" "${ROUNDS:-10}" "${USERS:-24}" "$TESTS/../bench" "$trace" \
-	"${DROPS:-1000}" <<'PY'
+	"${DROPS:-1000}" "$delays" "${DELAY_MS:-1000}" <<'PY'
 import ctypes, fcntl, os, subprocess, sys, threading, time
 dev, mnt, rounds, users = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 drops = int(sys.argv[7])
+delays, delay_ms = sys.argv[8] == "1", int(sys.argv[9])
 sys.path.insert(0, sys.argv[5])
 import tracer
 trace = sys.argv[6] == "1"
@@ -64,12 +85,61 @@ def free_dquots():
     return int(open("/proc/sys/fs/quota/free_dquots").read())
 
 
-def make(name, uid):
+def make(name, uid, gid=None):
     p = os.path.join(mnt, name)
     with open(p, "w") as f:
         f.write("x" * 4096)
-    os.chown(p, uid, uid)
+    os.chown(p, uid, uid if gid is None else gid)
     return p
+
+
+def q_sync():
+    if libc.quotactl((Q_SYNC << 8) | USRQUOTA, dev.encode(), 0, None):
+        raise OSError(ctypes.get_errno(), "quotactl(Q_SYNC)")
+
+
+def delay_hits():
+    return int(open("/sys/module/test_kprobe_delay/parameters/hits").read())
+
+
+def delayed_release(what, uid, params, unlink_waits):
+    """Unlink a file of user uid (group: a user whose files stay, so that one
+    dquot is released) with test_kprobe_delay loaded with params; issue
+    Q_SYNC as soon as the module delays a call; return a failure or None"""
+    p = make("delay-%s" % what, uid, 20000)
+    time.sleep(0.2)  # earlier releases done
+    subprocess.run(["modprobe", "test_kprobe_delay", "delay_ms=%d" % delay_ms] + params,
+                   check=True)
+    try:
+        free = free_dquots()
+        # the unlink's dqput() sleeps in the module (queue): unlink elsewhere
+        unlinker = threading.Thread(target=os.unlink, args=(p,))
+        if unlink_waits:
+            unlinker.start()
+        else:
+            unlinker.run()
+        end = time.time() + 20
+        while not delay_hits() and time.time() < end:
+            time.sleep(0.01)
+        if not delay_hits():
+            return "%s: the module delayed no call within 20 s of the unlink" % what
+        start = time.time()
+        # queue: dqput() still sleeps in the unlink, the work not queued
+        inside = unlinker.is_alive() if unlink_waits else True
+        q_sync()
+        took = time.time() - start
+        released = free_dquots() - free
+        if unlink_waits:
+            unlinker.join()
+    finally:
+        subprocess.run(["rmmod", "test_kprobe_delay"], check=True)
+    print("# delays: %s: Q_SYNC took %.2f s, %d dquot released" % (what, took, released))
+    if released < 1:
+        return ("%s: Q_SYNC returned with the dquot still being released (%.2f s into"
+                " the module's %d ms delay)" % (what, took, delay_ms))
+    if not inside:
+        return ("%s: the unlink's delay was over before Q_SYNC: not exercised" % what)
+    return None
 
 
 os.makedirs(mnt, exist_ok=True)
@@ -89,8 +159,7 @@ for r in range(rounds):
         tracer.start()
     for p in drop:
         os.unlink(p)
-    if libc.quotactl((Q_SYNC << 8) | USRQUOTA, dev.encode(), 0, None):
-        raise OSError(ctypes.get_errno(), "quotactl(Q_SYNC)")
+    q_sync()
     if trace:
         calls = tracer.stop().get(threading.get_native_id(), [])
         flushed += ("flush_delayed_work", "dquot_writeback_dquots") in calls
@@ -106,6 +175,16 @@ for r in range(rounds):
     time.sleep(0.05)
     fcntl.ioctl(fd, FITHAW, 0)
     os.close(fd)
+if delays:
+    # queue: dqput() put the dquot on releasing_dquots and sleeps before it
+    # queues the work; taken: the work took it off that list and sleeps
+    bad += [b for b in (
+        # dqput() may be inlined, or queue the work with a tail call
+        delayed_release("queue", 300000, ["symbol=queue_delayed_work_on",
+                                          "caller=dqput|__dquot_drop"], True),
+        delayed_release("taken", 300001, ["symbol=synchronize_srcu",
+                                          "caller=quota_release_workfn"], False))
+            if b]
 subprocess.run(["umount", mnt], check=True)
 subprocess.run(["mount", "-t", "ext4", dev, mnt], check=True)
 bad += ["uid %d: %d inodes charged, %d files left" % (20000 + k, n, rounds)
