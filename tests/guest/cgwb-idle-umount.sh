@@ -11,7 +11,7 @@
 # in flight during them: a switch work (inode_switch_wbs_work_fn(), its
 # start and end recorded by the workqueue trace events) running at some
 # moment of the umount2(2) call.  Each filesystem
-# is unmounted until that many umounts had one, at most CYCLES (default 40)
+# is unmounted until that many umounts had one, at most CYCLES (default 120)
 # times.  Also printed: the umounts with a switch work running at the very
 # moment they called cgroup_writeback_umount(), where 6.1 decides to wait
 # (1 of 24 tmpfs and 0 of 24 ext4 umounts in a lockdep test kernel under
@@ -32,7 +32,7 @@ out=$SCRATCH/s3.json
 # tmpfs umounts, whose umount2(2) lasts a few milliseconds)
 S2_FILE_KB=${S2_FILE_KB:-64} S2_FILES=${S2_FILES:-4} \
 S2_WARMUP=3 S3_SWITCH_EVIDENCE=${SWITCH_EVIDENCE:-4} \
-	python3 "$TESTS/../bench/umount_sync.py" --pressure "${CYCLES:-40}" tmpfs ext4 \
+	python3 "$TESTS/../bench/umount_sync.py" --pressure "${CYCLES:-120}" tmpfs ext4 \
 	> "$out" || fail "umount_sync.py failed"
 cat "$out"
 python3 - "$out" "${SWITCH_EVIDENCE:-4}" <<'PY' || exit 1
