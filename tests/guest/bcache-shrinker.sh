@@ -10,13 +10,24 @@ require make-bcache losetup
 modprobe -q bcache || skip "no bcache module (CONFIG_BCACHE)"
 # a cache needs at least 1024 buckets
 truncate -s 128M "$SCRATCH/cache.img" "$SCRATCH/backing.img"
+c= b= cset=
+# a failed test leaves no cache set or loop device to later tests
+cleanup() {
+	local dev
+	for dev in /sys/block/bcache*/bcache/stop; do [ -e "$dev" ] && echo 1 > "$dev"; done
+	[ -n "$cset" ] && [ -e "$cset" ] && echo 1 > "$cset/unregister"
+	sleep 1
+	[ -n "$c" ] && losetup -d "$c" 2>/dev/null
+	[ -n "$b" ] && losetup -d "$b" 2>/dev/null
+	true
+}
+trap cleanup EXIT
 c=$(losetup -f --show "$SCRATCH/cache.img") || fail "losetup failed"
 b=$(losetup -f --show "$SCRATCH/backing.img") || fail "losetup failed"
 make-bcache --wipe-bcache --bucket 64k -C "$c" -B "$b" > /dev/null || fail "make-bcache failed"
 # udev may have registered them already (bcache-tools' rules): EBUSY then
 echo "$c" > /sys/fs/bcache/register 2>/dev/null
 echo "$b" > /sys/fs/bcache/register 2>/dev/null
-cset=
 for _ in $(seq 50); do
 	cset=$(ls -d /sys/fs/bcache/*-*-*-*-*/ 2>/dev/null | head -1)
 	[ -n "$cset" ] && break
@@ -38,6 +49,7 @@ done
 [ -e "$cset" ] && fail "the cache set did not go within 20 s"
 [ -z "$(shrinkers)" ] || fail "the cache set is gone and its shrinker is still registered: $(shrinkers)"
 losetup -d "$c" "$b"
+c= b= cset=
 rmmod bcache || fail "rmmod bcache failed"
 # every shrinker is called: one bcache left behind is in freed memory now
 echo 2 > /proc/sys/vm/drop_caches

@@ -20,16 +20,23 @@
 #   delays  with the test_kprobe_delay module (CONFIG_TEST_KPROBE_DELAY):
 #           one user's file is unlinked (its group has other files: one
 #           dquot is released) while (queue) dqput()'s queueing of the
-#           release work sleeps DELAY_MS (1000), the dquot already on
+#           release work sleeps DELAY_MS (3000), the dquot already on
 #           releasing_dquots, or (taken) the release work sleeps after it
 #           took every queued dquot, before its synchronize_srcu(); Q_SYNC
-#           issued during the delay must return with the dquot released.
-#           A sync that flushes without queueing the work first (queue),
-#           or that does not see the dquots the work has taken (taken),
-#           returns at once with it still pending.  The dirty-list loop's
-#           flush of a releasing dquot is not reached here: with the quota
-#           feature ext4 writes a dquot as soon as it is dirtied
-#           (journalled quota), so none is on the dirty list when released.
+#           issued during the delay must return with the dquot released,
+#           and must have flushed the release work (a second delay point,
+#           of no delay, counts flush_delayed_work() calls from
+#           dquot_writeback_dquots()).  A sync that flushes without
+#           queueing the work first (queue), or that does not see the
+#           dquots the work has taken (taken), returns at once with it
+#           still pending.  A try the delay did not cover (another task
+#           took the point first, the dquot released before Q_SYNC, queue:
+#           dqput()'s delay over before Q_SYNC returned, taken: released
+#           without a flush) is repeated, 3 tries at most; then it fails
+#           as "not exercised".  The dirty-list loop's flush of a releasing
+#           dquot is not reached here: with the quota feature ext4 writes a
+#           dquot as soon as it is dirtied (journalled quota), so none is on
+#           the dirty list when released.
 . "$TESTS/guest/lib.sh"
 require mkfs.ext4 python3 losetup
 
@@ -52,7 +59,7 @@ else
 	echo "# no test_kprobe_delay module (CONFIG_TEST_KPROBE_DELAY): delays not run"
 fi
 python3 - "$dev" "$SCRATCH/quota-mnt" "${ROUNDS:-10}" "${USERS:-24}" "$TESTS/../bench" "$trace" \
-	"${DROPS:-1000}" "$delays" "${DELAY_MS:-1000}" <<'PY'
+	"${DROPS:-1000}" "$delays" "${DELAY_MS:-3000}" <<'PY'
 import ctypes, fcntl, os, subprocess, sys, threading, time
 dev, mnt, rounds, users = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 drops = int(sys.argv[7])
@@ -99,18 +106,25 @@ def q_sync():
 
 
 def delay_hits():
-    return int(open("/sys/module/test_kprobe_delay/parameters/hits").read())
+    """calls each delay point has delayed so far (point 1, point 2)"""
+    h = open("/sys/module/test_kprobe_delay/parameters/hits").read().strip()
+    return [int(n) for n in h.split(",")]
 
 
-def delayed_release(what, uid, params, unlink_waits):
+def delayed_try(what, uid, params, unlink_waits):
     """Unlink a file of user uid (group: a user whose files stay, so that one
-    dquot is released) with test_kprobe_delay loaded with params; issue
-    Q_SYNC as soon as the module delays a call; return a failure or None"""
-    p = make("delay-%s" % what, uid, 20000)
+    dquot is released) with test_kprobe_delay delaying point 1 (params) and
+    counting Q_SYNC's flushes of the release work (point 2, no delay); issue
+    Q_SYNC as soon as point 1 delays a call.  Return (failure, exercised)."""
+    p = make("delay-%s-%d" % (what, uid), uid, 20000)
     time.sleep(0.2)  # earlier releases done
-    subprocess.run(["modprobe", "test_kprobe_delay", "delay_ms=%d" % delay_ms] + params,
-                   check=True)
+    symbol, caller = params
+    subprocess.run(["modprobe", "test_kprobe_delay", "delay_ms=%d,0" % delay_ms,
+                    "symbol=%s,flush_delayed_work" % symbol,
+                    "caller=%s,dquot_writeback_dquots" % caller], check=True)
     try:
+        if delay_hits() != [0, 0]:
+            return None, "a call of another task took a delay point first"
         free = free_dquots()
         # the unlink's dqput() sleeps in the module (queue): unlink elsewhere
         unlinker = threading.Thread(target=os.unlink, args=(p,))
@@ -119,27 +133,53 @@ def delayed_release(what, uid, params, unlink_waits):
         else:
             unlinker.run()
         end = time.time() + 20
-        while not delay_hits() and time.time() < end:
+        while not delay_hits()[0] and time.time() < end:
             time.sleep(0.01)
-        if not delay_hits():
-            return "%s: the module delayed no call within 20 s of the unlink" % what
+        if not delay_hits()[0]:
+            return ("%s: the module delayed no call within 20 s of the unlink" % what,
+                    None)
+        if free_dquots() > free:
+            return None, "the dquot was released before Q_SYNC"
+        flushes = delay_hits()[1]
         start = time.time()
-        # queue: dqput() still sleeps in the unlink, the work not queued
-        inside = unlinker.is_alive() if unlink_waits else True
         q_sync()
         took = time.time() - start
+        flushed = delay_hits()[1] > flushes
         released = free_dquots() - free
+        # queue: dqput() must still sleep, the work not queued by it
+        still_queueing = unlinker.is_alive() if unlink_waits else None
         if unlink_waits:
             unlinker.join()
     finally:
         subprocess.run(["rmmod", "test_kprobe_delay"], check=True)
-    print("# delays: %s: Q_SYNC took %.2f s, %d dquot released" % (what, took, released))
+    print("# delays: %s: Q_SYNC took %.2f s, %s the release work, %d dquot released"
+          % (what, took, "flushed" if flushed else "did not flush", released))
     if released < 1:
         return ("%s: Q_SYNC returned with the dquot still being released (%.2f s into"
-                " the module's %d ms delay)" % (what, took, delay_ms))
-    if not inside:
-        return ("%s: the unlink's delay was over before Q_SYNC: not exercised" % what)
-    return None
+                " the module's %d ms delay, %s)" % (what, took, delay_ms,
+                                                    "flushed" if flushed else "no flush"),
+                None)
+    if still_queueing is False:
+        return None, "dqput()'s delay was over before Q_SYNC returned"
+    if not flushed:
+        if unlink_waits:
+            return ("%s: Q_SYNC did not flush the release work with its dquot on"
+                    " releasing_dquots" % what, None)
+        # the work may have finished between the check and Q_SYNC's scan
+        return None, "released without a flush: the work finished on its own"
+    return None, None
+
+
+def delayed_release(what, uid, params, unlink_waits, tries=3):
+    """delayed_try() until it exercised the case, at most tries times"""
+    misses = []
+    for t in range(tries):
+        failure, miss = delayed_try(what, uid + t, params, unlink_waits)
+        if failure or not miss:
+            return failure
+        print("# delays: %s: try %d not exercised: %s" % (what, t + 1, miss))
+        misses.append(miss)
+    return "%s: not exercised in %d tries (%s)" % (what, tries, "; ".join(misses))
 
 
 os.makedirs(mnt, exist_ok=True)
@@ -180,10 +220,10 @@ if delays:
     # queues the work; taken: the work took it off that list and sleeps
     bad += [b for b in (
         # dqput() may be inlined, or queue the work with a tail call
-        delayed_release("queue", 300000, ["symbol=queue_delayed_work_on",
-                                          "caller=dqput|__dquot_drop"], True),
-        delayed_release("taken", 300001, ["symbol=synchronize_srcu",
-                                          "caller=quota_release_workfn"], False))
+        delayed_release("queue", 300000, ("queue_delayed_work_on", "dqput|__dquot_drop"),
+                        True),
+        delayed_release("taken", 300100, ("synchronize_srcu", "quota_release_workfn"),
+                        False))
             if b]
 subprocess.run(["umount", mnt], check=True)
 subprocess.run(["mount", "-t", "ext4", dev, mnt], check=True)

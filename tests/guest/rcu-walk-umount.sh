@@ -3,8 +3,8 @@
 # the series' kselftest tools/testing/selftests/filesystems/rcu_walk_umount/
 # (its header says how), run on the kernel tree under test for every
 # filesystem the test config mounts: btrfs, FUSE (fuse2fs), 9p (diod over a
-# socketpair), NFSv4 over 127.0.0.1 (nfsd; the configs do not build it
-# yet, an expected skip) -- each with a bdi of its own, the last three
+# socketpair), NFSv4 over 127.0.0.1 (the guest's own nfsd exporting a
+# tmpfs) -- each with a bdi of its own, the last three
 # without a block device -- and ext4, the control (its
 # disk's bdi; no grace period on 6.1 either).  For all but ext4 the
 # superblock's shutdown must not finish under the walk; ext4's must.
