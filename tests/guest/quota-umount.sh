@@ -92,6 +92,12 @@ def free_dquots():
     return int(open("/proc/sys/fs/quota/free_dquots").read())
 
 
+def released_dquots():
+    """free_dquots less allocated_dquots: a release adds to the first only,
+    the dquot cache shrinker takes from both"""
+    return free_dquots() - int(open("/proc/sys/fs/quota/allocated_dquots").read())
+
+
 def make(name, uid, gid=None):
     p = os.path.join(mnt, name)
     with open(p, "w") as f:
@@ -125,7 +131,7 @@ def delayed_try(what, uid, params, unlink_waits):
     try:
         if delay_hits() != [0, 0]:
             return None, "a call of another task took a delay point first"
-        free = free_dquots()
+        free = released_dquots()
         # the unlink's dqput() sleeps in the module (queue): unlink elsewhere
         unlinker = threading.Thread(target=os.unlink, args=(p,))
         if unlink_waits:
@@ -138,14 +144,14 @@ def delayed_try(what, uid, params, unlink_waits):
         if not delay_hits()[0]:
             return ("%s: the module delayed no call within 20 s of the unlink" % what,
                     None)
-        if free_dquots() > free:
+        if released_dquots() > free:
             return None, "the dquot was released before Q_SYNC"
         flushes = delay_hits()[1]
         start = time.time()
         q_sync()
         took = time.time() - start
         flushed = delay_hits()[1] > flushes
-        released = free_dquots() - free
+        released = released_dquots() - free
         # queue: dqput() must still sleep, the work not queued by it
         still_queueing = unlinker.is_alive() if unlink_waits else None
         if unlink_waits:
@@ -161,6 +167,9 @@ def delayed_try(what, uid, params, unlink_waits):
                 None)
     if still_queueing is False:
         return None, "dqput()'s delay was over before Q_SYNC returned"
+    if released > 1:
+        # another dquot released meanwhile may be what Q_SYNC flushed for
+        return None, "%d dquots released, not only the unlinked file's" % released
     if not flushed:
         if unlink_waits:
             return ("%s: Q_SYNC did not flush the release work with its dquot on"
@@ -216,6 +225,9 @@ for r in range(rounds):
     fcntl.ioctl(fd, FITHAW, 0)
     os.close(fd)
 if delays:
+    # the group of the delayed files keeps a file open, so that its dquot
+    # cannot be released with theirs
+    keep_group = os.open(os.path.join(mnt, "keep-0-0"), os.O_RDONLY)
     # queue: dqput() put the dquot on releasing_dquots and sleeps before it
     # queues the work; taken: the work took it off that list and sleeps
     bad += [b for b in (
@@ -225,6 +237,7 @@ if delays:
         delayed_release("taken", 300100, ("synchronize_srcu", "quota_release_workfn"),
                         False))
             if b]
+    os.close(keep_group)
 subprocess.run(["umount", mnt], check=True)
 subprocess.run(["mount", "-t", "ext4", dev, mnt], check=True)
 bad += ["uid %d: %d inodes charged, %d files left" % (20000 + k, n, rounds)
