@@ -89,6 +89,8 @@ ALLOW = {
     ("flush_work", "ext4_put_super"): ({"ext4"}, OWN + ": sbi->s_error_work"),
     ("flush_work", "ext4_mb_release"): ({"ext4"}, OWN + ": sbi->s_discard_work"),
     ("__flush_workqueue", "xfs_buftarg_drain"): ({"xfs"}, OWN + ": mp->m_buf_workqueue"),
+    ("__flush_workqueue", "xfs_buftarg_wait"): ({"xfs"}, OWN + ": mp->m_buf_workqueue "
+        "(xfs_buftarg_wait() not inlined into xfs_buftarg_drain(), as on the KCSAN kernel)"),
     ("__flush_workqueue", "xfs_inodegc_flush"): ({"xfs"}, OWN + ": mp->m_inodegc_wq"),
     ("__flush_workqueue", "xfs_inodegc_stop"): ({"xfs"}, OWN + ": mp->m_inodegc_wq"),
     ("__flush_workqueue", "xfs_log_quiesce"): ({"xfs"}, OWN + ": the log's CIL push "
@@ -102,6 +104,8 @@ ALLOW = {
         "mount; 6.1's, outside the series' scope"),
     ("__flush_workqueue", "close_ctree"): ({"btrfs"}, OWN + ": btrfs's per-mount "
         "workqueues (btrfs_flush_workqueue(), inlined)"),
+    ("__flush_workqueue", "btrfs_flush_workqueue"): ({"btrfs"}, OWN + ": btrfs's "
+        "per-mount workqueues (close_ctree() calls it; not inlined on the KCSAN kernel)"),
     ("flush_delayed_work", "bdi_unregister"): ({"btrfs"}, "wb_shutdown() of the "
         "superblock's own bdi flushes that bdi's writeback works (a tail call: the "
         "caller shows as bdi_unregister())"),
